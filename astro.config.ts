@@ -1,0 +1,15 @@
+import mdx from '@astrojs/mdx';
+import { defineConfig } from 'astro/config';
+import { agentReady } from './src/integrations/agent-ready.ts';
+
+// Absolute origin written into sitemaps, llms.txt and discovery documents.
+const site = process.env.SITE_URL ?? 'https://engram.example';
+
+export default defineConfig({
+  site,
+  output: 'static',
+  trailingSlash: 'never',
+  // `/pricing` is written as dist/pricing.html so its twin dist/pricing.md sits beside it.
+  build: { format: 'file' },
+  integrations: [mdx(), agentReady()],
+});

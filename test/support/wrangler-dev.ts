@@ -1,0 +1,110 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** A running `wrangler dev` on loopback with its own, throw-away local state. */
+export interface DevServer {
+  url: string;
+  bootstrapKey: string;
+  stop(): Promise<void>;
+}
+
+export interface DevServerOptions {
+  /** Extra variables, e.g. `{ MAX_IN_FLIGHT: '1' }`. */
+  vars?: Record<string, string>;
+}
+
+/** Asks the kernel for a free loopback port. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function run(cmd: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} failed: ${stderr}`)),
+    );
+  });
+}
+
+async function waitForHealth(url: string, child: ChildProcess, log: () => string): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited early:\n${log()}`);
+    try {
+      const res = await fetch(`${url}/health`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`wrangler dev did not become healthy:\n${log()}`);
+}
+
+/**
+ * Starts `wrangler dev` against the already built dist/, with D1 migrations applied to a fresh
+ * persistence directory, so each run starts from an empty control plane.
+ */
+export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
+  const state = await mkdtemp(join(tmpdir(), 'engram-dev-'));
+  const bootstrapKey = `mem_management_${crypto.randomUUID().replaceAll('-', '')}`;
+  await run('wrangler', [
+    'd1',
+    'migrations',
+    'apply',
+    'memory-control',
+    '--local',
+    '--persist-to',
+    state,
+  ]);
+  const port = await freePort();
+  const inspector = await freePort();
+  const vars = { MEMORY_BOOTSTRAP_KEY: bootstrapKey, ...options.vars };
+  const args = [
+    'dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--inspector-port',
+    String(inspector),
+    '--persist-to',
+    state,
+    '--show-interactive-dev-session=false',
+    '--log-level',
+    'warn',
+    ...Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
+  ];
+  const child = spawn('wrangler', args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let output = '';
+  child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHealth(url, child, () => output);
+  return {
+    url,
+    bootstrapKey,
+    async stop() {
+      if (child.pid !== undefined && child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        process.kill(-child.pid, 'SIGTERM');
+        await exited;
+      }
+      await rm(state, { recursive: true, force: true });
+    },
+  };
+}
