@@ -1,0 +1,72 @@
+// `npm run bench`: runs every benchmark part and writes docs/BENCHMARKS.md.
+// `npm run bench -- site memory` runs only the named parts (the other sections are kept as they were).
+import { execSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+
+interface Part {
+  name: string;
+  module: string;
+  exportName: string;
+}
+
+const PARTS: Part[] = [
+  { name: 'site', module: './site.ts', exportName: 'runSiteBench' },
+  { name: 'memory', module: './memory.ts', exportName: 'runMemoryBench' },
+  { name: 'documents', module: './documents.ts', exportName: 'runDocumentsBench' },
+  { name: 'model', module: './model.ts', exportName: 'runModelBench' },
+];
+
+const OUT = 'docs/BENCHMARKS.md';
+const START = (name: string) => `<!-- bench:${name}:start -->`;
+const END = (name: string) => `<!-- bench:${name}:end -->`;
+
+function previousSections(): Map<string, string> {
+  const sections = new Map<string, string>();
+  if (!existsSync(OUT)) return sections;
+  const text = readFileSync(OUT, 'utf8');
+  for (const part of PARTS) {
+    const from = text.indexOf(START(part.name));
+    const to = text.indexOf(END(part.name));
+    if (from >= 0 && to > from) {
+      sections.set(part.name, text.slice(from + START(part.name).length, to).trim());
+    }
+  }
+  return sections;
+}
+
+function machine(): string {
+  const commit = execSync('git rev-parse --short HEAD').toString().trim();
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  const gib = Math.round(totalmem() / 2 ** 30);
+  return `${cpus().length} × ${cpu}, ${gib} GiB, Node ${process.version}, commit ${commit}`;
+}
+
+const wanted = process.argv.slice(2);
+const selected = wanted.length > 0 ? PARTS.filter((p) => wanted.includes(p.name)) : PARTS;
+const sections = previousSections();
+
+for (const part of selected) {
+  console.log(`bench: ${part.name}...`);
+  const mod: Record<string, unknown> = await import(part.module);
+  const run = mod[part.exportName];
+  if (typeof run !== 'function')
+    throw new Error(`${part.module} does not export ${part.exportName}`);
+  const result: unknown = await run();
+  if (typeof result !== 'string') throw new Error(`${part.exportName} did not return markdown`);
+  sections.set(
+    part.name,
+    `${result.trim()}\n\n_Measured on ${machine()}, ${new Date().toISOString().slice(0, 10)}._`,
+  );
+  console.log(result);
+}
+
+const body = PARTS.filter((p) => sections.has(p.name))
+  .map((p) => `${START(p.name)}\n${sections.get(p.name) ?? ''}\n${END(p.name)}`)
+  .join('\n\n');
+
+writeFileSync(
+  OUT,
+  `# Benchmarks\n\nEvery figure below was produced by \`npm run bench\` (or \`npm run bench -- <part>\`) on the machine named under each section, with the peer named beside it measured in the same run. Figures are ratios against that peer unless a unit is given. Nothing here is asserted by a test.\n\n${body}\n`,
+);
+console.log(`wrote ${OUT}`);
