@@ -1,0 +1,348 @@
+import { MemoryError, ServerError } from './errors.ts';
+import { readEvents } from './sse.ts';
+import { Transport, type RequestSpec, type TransportOptions } from './transport.ts';
+import type {
+  ApiKey,
+  ChatEvent,
+  ChatResponse,
+  Context,
+  ContextBlock,
+  DocumentState,
+  Fact,
+  KeyGrants,
+  Lens,
+  Page,
+  Principal,
+  QueryMode,
+  QueryResponse,
+  Session,
+  Turn,
+} from './types.ts';
+
+export interface MemoryClientOptions extends TransportOptions {
+  /** The Context every Context-scoped method works in (see `withContext`). */
+  contextId?: string;
+}
+
+export interface RememberOptions {
+  scopes?: string[];
+  metadata?: Record<string, unknown>;
+  sessionId?: string;
+  /** `'full'` extracts atomic facts with the model (LLM-backed). */
+  infer?: 'full';
+  /** Sent as `Idempotency-Key`; a fresh one is generated when absent so retries are safe. */
+  idempotencyKey?: string;
+}
+
+export interface BatchFact {
+  content: string;
+  scopes?: string[];
+  metadata?: Record<string, unknown>;
+}
+
+export interface UploadOptions {
+  filename?: string;
+  contentType?: string;
+}
+
+export interface WaitOptions {
+  /** Poll interval in milliseconds (default 500). */
+  intervalMs?: number;
+  /** Give up after this many milliseconds (default 120 000). */
+  timeoutMs?: number;
+}
+
+const FINAL_DOCUMENT_STATES = new Set(['ready', 'failed']);
+
+/** Client for the memory service's REST API (`/api/v1`). */
+export class MemoryClient {
+  readonly #transport: Transport;
+  readonly #options: MemoryClientOptions;
+
+  constructor(options: MemoryClientOptions) {
+    this.#options = options;
+    this.#transport = new Transport(options);
+  }
+
+  /** The same client working in another Context. */
+  withContext(contextId: string): MemoryClient {
+    return new MemoryClient({ ...this.#options, contextId });
+  }
+
+  get contextId(): string | undefined {
+    return this.#options.contextId;
+  }
+
+  // --- management (management key) -------------------------------------------------------
+
+  createContext(
+    id: string,
+    options: { tokenLimit?: number; namespace?: string } = {},
+  ): Promise<Context> {
+    const json = { id, token_limit: options.tokenLimit, namespace: options.namespace };
+    return this.#call({ method: 'POST', path: '/api/v1/contexts', json, retryable: false });
+  }
+
+  getContext(id = this.#ctx()): Promise<Context> {
+    return this.#call({ method: 'GET', path: `/api/v1/contexts/${enc(id)}`, retryable: true });
+  }
+
+  updateContext(
+    id: string,
+    patch: {
+      token_limit?: number | null;
+      enforcement_blocked?: boolean;
+      namespace?: string | null;
+    },
+  ): Promise<Context> {
+    const path = `/api/v1/contexts/${enc(id)}`;
+    return this.#call({ method: 'PATCH', path, json: patch, retryable: false });
+  }
+
+  deleteContext(id: string): Promise<void> {
+    return this.#call({ method: 'DELETE', path: `/api/v1/contexts/${enc(id)}`, retryable: true });
+  }
+
+  createPrincipal(principal: {
+    kind: Principal['kind'];
+    display_name: string;
+    external_id?: string;
+  }): Promise<Principal> {
+    return this.#call({
+      method: 'POST',
+      path: '/api/v1/principals',
+      json: principal,
+      retryable: false,
+    });
+  }
+
+  createKey(key: {
+    principal_id: string;
+    context_id: string;
+    grants: KeyGrants;
+    scope_floor?: string;
+  }): Promise<ApiKey> {
+    return this.#call({ method: 'POST', path: '/api/v1/keys', json: key, retryable: false });
+  }
+
+  migrations(): Promise<Record<string, unknown>> {
+    return this.#call({ method: 'GET', path: '/api/v1/migrations', retryable: true });
+  }
+
+  // --- facts and recall ------------------------------------------------------------------
+
+  async remember(content: string, options: RememberOptions = {}): Promise<{ facts: Fact[] }> {
+    const json = {
+      content,
+      scopes: options.scopes,
+      metadata: options.metadata,
+      session_id: options.sessionId,
+    };
+    return this.#call({
+      method: 'POST',
+      path: this.#p('/facts'),
+      query: { infer: options.infer },
+      json,
+      headers: { 'idempotency-key': options.idempotencyKey ?? crypto.randomUUID() },
+      retryable: true,
+    });
+  }
+
+  rememberBatch(
+    facts: BatchFact[],
+    options: { idempotencyKey?: string } = {},
+  ): Promise<{ facts: Fact[] }> {
+    return this.#call({
+      method: 'POST',
+      path: this.#p('/facts/batch'),
+      json: { facts },
+      headers: { 'idempotency-key': options.idempotencyKey ?? crypto.randomUUID() },
+      retryable: true,
+    });
+  }
+
+  getFact(id: string): Promise<Fact> {
+    return this.#call({ method: 'GET', path: this.#p(`/facts/${enc(id)}`), retryable: true });
+  }
+
+  forget(id: string): Promise<void> {
+    return this.#call({ method: 'DELETE', path: this.#p(`/facts/${enc(id)}`), retryable: true });
+  }
+
+  recall(
+    query: string,
+    options: { mode?: QueryMode; k?: number; lens?: Lens } = {},
+  ): Promise<QueryResponse> {
+    const json = { query, mode: options.mode, k: options.k, lens: options.lens };
+    // A query only reads, so it is retried like a GET.
+    return this.#call({ method: 'POST', path: this.#p('/query'), json, retryable: true });
+  }
+
+  // --- sessions ----------------------------------------------------------------------------
+
+  createSession(options: { metadata?: Record<string, unknown> } = {}): Promise<Session> {
+    return this.#call({
+      method: 'POST',
+      path: this.#p('/sessions'),
+      json: options,
+      retryable: false,
+    });
+  }
+
+  listSessions(page: { limit?: number; offset?: number } = {}): Promise<Page<Session>> {
+    return this.#call({ method: 'GET', path: this.#p('/sessions'), query: page, retryable: true });
+  }
+
+  getSession(sessionId: string): Promise<Session> {
+    return this.#call({
+      method: 'GET',
+      path: this.#p(`/sessions/${enc(sessionId)}`),
+      retryable: true,
+    });
+  }
+
+  deleteSession(sessionId: string): Promise<void> {
+    const path = this.#p(`/sessions/${enc(sessionId)}`);
+    return this.#call({ method: 'DELETE', path, retryable: true });
+  }
+
+  addTurn(sessionId: string, role: string, content: string): Promise<Turn> {
+    const path = this.#p(`/sessions/${enc(sessionId)}/turns`);
+    return this.#call({ method: 'POST', path, json: { role, content }, retryable: false });
+  }
+
+  listTurns(
+    sessionId: string,
+    page: { limit?: number; offset?: number } = {},
+  ): Promise<Page<Turn>> {
+    const path = this.#p(`/sessions/${enc(sessionId)}/turns`);
+    return this.#call({ method: 'GET', path, query: page, retryable: true });
+  }
+
+  // --- context, chat, reflection --------------------------------------------------------------
+
+  context(
+    options: { query?: string; sessionId?: string; maxTokens?: number } = {},
+  ): Promise<ContextBlock> {
+    const json = {
+      query: options.query,
+      session_id: options.sessionId,
+      max_tokens: options.maxTokens,
+    };
+    return this.#call({ method: 'POST', path: this.#p('/context'), json, retryable: true });
+  }
+
+  chat(message: string, options: { sessionId?: string; lens?: Lens } = {}): Promise<ChatResponse> {
+    const json = { message, session_id: options.sessionId, lens: options.lens };
+    return this.#call({ method: 'POST', path: this.#p('/chat'), json, retryable: false });
+  }
+
+  /**
+   * Streams a chat answer as server-sent events. A server that answers with plain JSON yields
+   * one `done` event carrying the whole response, so callers handle a single shape.
+   */
+  async *chatStream(
+    message: string,
+    options: { sessionId?: string; lens?: Lens; signal?: AbortSignal } = {},
+  ): AsyncGenerator<ChatEvent> {
+    const res = await this.#transport.send({
+      method: 'POST',
+      path: this.#p('/chat'),
+      json: { message, session_id: options.sessionId, lens: options.lens, stream: true },
+      headers: { accept: 'text/event-stream' },
+      retryable: false,
+      signal: options.signal,
+    });
+    const type = res.headers.get('content-type') ?? '';
+    if (type.includes('text/event-stream') && res.body) {
+      yield* readEvents(res.body);
+      return;
+    }
+    yield { event: 'done', data: (await res.json()) as unknown };
+  }
+
+  reflect(options: { lens?: Lens; persist?: boolean } = {}): Promise<Record<string, unknown>> {
+    return this.#call({
+      method: 'POST',
+      path: this.#p('/reflect'),
+      json: options,
+      retryable: false,
+    });
+  }
+
+  consolidate(options: { lens?: Lens; dryRun?: boolean } = {}): Promise<Record<string, unknown>> {
+    const json = { lens: options.lens, dry_run: options.dryRun };
+    return this.#call({ method: 'POST', path: this.#p('/consolidate'), json, retryable: false });
+  }
+
+  // --- documents ----------------------------------------------------------------------------
+
+  /** Uploads a file (multipart `file`); processing happens in the background. */
+  uploadDocument(
+    data: Blob | ArrayBuffer | Uint8Array<ArrayBuffer> | string,
+    options: UploadOptions = {},
+  ): Promise<DocumentState> {
+    const type =
+      options.contentType ?? (typeof data === 'string' ? 'text/plain' : 'application/octet-stream');
+    const blob = data instanceof Blob ? data : new Blob([data], { type });
+    const form = new FormData();
+    form.set('file', blob, options.filename ?? 'document');
+    return this.#call({
+      method: 'POST',
+      path: this.#p('/documents'),
+      body: form,
+      retryable: false,
+    });
+  }
+
+  getDocument(id: string): Promise<DocumentState> {
+    return this.#call({ method: 'GET', path: this.#p(`/documents/${enc(id)}`), retryable: true });
+  }
+
+  /** Polls a document until it is `ready` or `failed` (a failure is a state, not an error). */
+  async waitForDocument(id: string, options: WaitOptions = {}): Promise<DocumentState> {
+    const interval = options.intervalMs ?? 500;
+    const deadline = Date.now() + (options.timeoutMs ?? 120_000);
+    const wait =
+      this.#options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+    for (;;) {
+      const doc = await this.getDocument(id);
+      if (FINAL_DOCUMENT_STATES.has(doc.status)) return doc;
+      if (Date.now() >= deadline) {
+        throw new ServerError(`document ${id} still ${doc.status} after waiting`, undefined, {
+          detail: `last status: ${doc.status}`,
+        });
+      }
+      await wait(interval);
+    }
+  }
+
+  health(): Promise<{ status: string }> {
+    return this.#call({ method: 'GET', path: '/health', retryable: true });
+  }
+
+  // --- plumbing ------------------------------------------------------------------------------
+
+  #call<T>(spec: RequestSpec): Promise<T> {
+    return this.#transport.json<T>(spec);
+  }
+
+  #ctx(): string {
+    const id = this.#options.contextId;
+    if (!id)
+      throw new MemoryError(
+        'contextId is not set: pass it to the constructor or use withContext()',
+        undefined,
+        {},
+      );
+    return id;
+  }
+
+  #p(suffix: string): string {
+    return `/api/v1/${enc(this.#ctx())}${suffix}`;
+  }
+}
+
+function enc(segment: string): string {
+  return encodeURIComponent(segment);
+}

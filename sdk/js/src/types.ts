@@ -1,0 +1,112 @@
+/**
+ * Shapes of the memory service's requests and responses (docs: /docs/api). Fields the server
+ * adds later arrive untouched: every response type is open to extra properties.
+ */
+
+/** Scope lens in disjunctive normal form: `['a', 'b']` is a OR b, `[['a', 'b']]` is a AND b. */
+export type Lens = Array<string | string[]>;
+
+export type QueryMode = 'vector' | 'bm25' | 'hybrid' | 'hybrid_graph';
+
+export interface Context {
+  id: string;
+  schema_version: number;
+  enforcement_blocked: boolean;
+  token_limit: number | null;
+  namespace?: string | null;
+  [field: string]: unknown;
+}
+
+export interface Fact {
+  id: string;
+  content: string;
+  scopes: string[];
+  metadata?: Record<string, unknown>;
+  created_at?: string;
+  [field: string]: unknown;
+}
+
+export interface QueryResult {
+  id: string;
+  kind: 'fact' | 'chunk' | string;
+  content: string;
+  score: number;
+  scopes: string[];
+  [field: string]: unknown;
+}
+
+export interface QueryResponse {
+  mode: QueryMode;
+  results: QueryResult[];
+  [field: string]: unknown;
+}
+
+export interface Session {
+  id: string;
+  created_at?: string;
+  [field: string]: unknown;
+}
+
+export interface Turn {
+  id: string;
+  session_id?: string;
+  role: string;
+  content: string;
+  created_at?: string;
+  [field: string]: unknown;
+}
+
+export interface Page<T> {
+  items: T[];
+  [field: string]: unknown;
+}
+
+export interface ContextBlock {
+  context: string;
+  items: unknown[];
+  tokens: number;
+  [field: string]: unknown;
+}
+
+export interface ChatResponse {
+  answer?: string;
+  [field: string]: unknown;
+}
+
+export interface DocumentState {
+  id: string;
+  status: 'queued' | 'processing' | 'ready' | 'failed' | string;
+  error?: string | null;
+  processing_started_at?: string | null;
+  processing_completed_at?: string | null;
+  [field: string]: unknown;
+}
+
+export interface Principal {
+  id: string;
+  kind: 'agent' | 'supervisor' | 'management';
+  display_name: string;
+  external_id?: string | null;
+  [field: string]: unknown;
+}
+
+export interface ApiKey {
+  id?: string;
+  /** The secret, shown once. */
+  key: string;
+  [field: string]: unknown;
+}
+
+export interface KeyGrants {
+  'memory:read'?: string[];
+  'memory:write'?: string[];
+  'memory:forget'?: string[];
+}
+
+/** One event of a streamed chat answer. */
+export interface ChatEvent {
+  /** SSE event name (`message` when the server sent none). */
+  event: string;
+  /** The event's data, parsed as JSON when it is JSON. */
+  data: unknown;
+}
