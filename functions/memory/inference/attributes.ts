@@ -1,0 +1,77 @@
+import { normalise, stem } from './text.ts';
+
+/**
+ * A statement read as subject / attribute / value, so that reconciliation can tell a new value
+ * of an attribute ("Maya moved to Lisbon") from a new attribute ("Maya adopted a cat"). Returns
+ * undefined when the statement does not have that shape: such statements are only ever
+ * de-duplicated, never superseded.
+ */
+export interface AttributeReading {
+  subject: string;
+  attribute: string;
+  value: string;
+}
+
+// Predicates that name the same attribute, keyed by stem of the verb (+ preposition).
+const PREDICATE_GROUPS: Record<string, string> = {
+  'liv in': 'location',
+  'mov to': 'location',
+  'relocat to': 'location',
+  'is bas in': 'location',
+  'is from': 'origin',
+  'work as': 'occupation',
+  'work at': 'employer',
+  'work for': 'employer',
+  join: 'employer',
+  'is marri to': 'partner',
+  marri: 'partner',
+  driv: 'vehicle',
+};
+
+const LINKING = new Set(['is', 'are', 'was', 'were', 'has', 'have', 'had']);
+const PREPOSITIONS = new Set(['in', 'to', 'at', 'as', 'for', 'from', 'with', 'on', 'a', 'an']);
+
+function isVerb(word: string): boolean {
+  return LINKING.has(word) || /^[a-z]+(?:s|ed)$/.test(word);
+}
+
+export function readAttribute(statement: string): AttributeReading | undefined {
+  const tokens = statement.replace(/[.!]+$/, '').split(/\s+/);
+  let verbAt = -1;
+  for (let i = 1; i < tokens.length && i <= 5; i++) {
+    const w = (tokens[i] ?? '').toLowerCase();
+    if (isVerb(w) && !/'s$/.test(w)) {
+      verbAt = i;
+      break;
+    }
+  }
+  if (verbAt < 1 || verbAt >= tokens.length - 1) return undefined;
+  const subject = normalise(tokens.slice(0, verbAt).join(' '));
+  const verb = (tokens[verbAt] ?? '').toLowerCase();
+  const next = (tokens[verbAt + 1] ?? '').toLowerCase();
+  const verbStem = LINKING.has(verb) ? verb : stem(verb);
+  let predicate = verbStem;
+  let valueFrom = verbAt + 1;
+  if (PREPOSITIONS.has(next)) {
+    predicate = `${verbStem} ${next}`;
+    valueFrom = verbAt + 2;
+  } else if (LINKING.has(verb) && next && /ed$/.test(next)) {
+    // "is based in", "is married to"
+    const prep = (tokens[verbAt + 2] ?? '').toLowerCase();
+    predicate = `${verb} ${stem(next)}${PREPOSITIONS.has(prep) ? ` ${prep}` : ''}`;
+    valueFrom = verbAt + (PREPOSITIONS.has(prep) ? 3 : 2);
+  }
+  const valueTokens = tokens
+    .slice(valueFrom)
+    .filter((t) => !/^(now|again|recently|last|this|these|days|month|year|week)$/i.test(t));
+  if (valueTokens.length === 0) return undefined;
+  const attribute = PREDICATE_GROUPS[predicate] ?? PREDICATE_GROUPS[verbStem] ?? predicate;
+  return { subject, attribute, value: normalise(valueTokens.join(' ')) };
+}
+
+/** Two readings describe the same attribute of the same subject. */
+export function sameAttribute(a: AttributeReading, b: AttributeReading): boolean {
+  // A bare linking verb ("is", "has") is too vague to call two values rivals.
+  if (LINKING.has(a.attribute) || /^\S+ (?:a|an|with|on)$/.test(a.attribute)) return false;
+  return a.subject === b.subject && a.attribute === b.attribute;
+}
