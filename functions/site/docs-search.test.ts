@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { buildIndex, search, snippetAround, tokenize } from './docs-search.ts';
+
+const DOCS = [
+  {
+    title: 'Hybrid search',
+    url: '/learn/memory-basics/retrieval/hybrid-search',
+    markdownUrl: '/learn/memory-basics/retrieval/hybrid-search.md',
+    text: 'Hybrid search fuses BM25 and vector rankings with Reciprocal Rank Fusion (k = 60).',
+  },
+  {
+    title: 'Pricing',
+    url: '/pricing',
+    markdownUrl: '/pricing.md',
+    text: 'Cloud tiers, self-hosted and support plans. The calculator gives a monthly total.',
+  },
+  {
+    title: 'BM25 search',
+    url: '/learn/memory-basics/retrieval/bm25-search',
+    markdownUrl: '/learn/memory-basics/retrieval/bm25-search.md',
+    text: 'FTS5 with the porter tokenizer ranks facts by BM25. BM25 rewards rare terms.',
+  },
+];
+
+describe('built-in docs search (BM25)', () => {
+  const index = buildIndex(DOCS);
+
+  it('tokenizes on letters and digits, lower-cased', () => {
+    expect(tokenize('Reciprocal Rank-Fusion (k = 60)')).toEqual([
+      'reciprocal',
+      'rank',
+      'fusion',
+      'k',
+      '60',
+    ]);
+  });
+
+  it('ranks the page about a term first and leaves unrelated pages out', () => {
+    const results = search(index, 'bm25', 10);
+    expect(results.map((r) => r.url)).toEqual([
+      '/learn/memory-basics/retrieval/bm25-search',
+      '/learn/memory-basics/retrieval/hybrid-search',
+    ]);
+    expect(results[0]?.score).toBeGreaterThan(results[1]?.score ?? Infinity);
+    expect(results[0]?.markdown_url).toBe('/learn/memory-basics/retrieval/bm25-search.md');
+  });
+
+  it('honours the limit and returns nothing for unknown words', () => {
+    expect(search(index, 'search', 1)).toHaveLength(1);
+    expect(search(index, 'zebra', 10)).toEqual([]);
+    expect(search(index, '   ', 10)).toEqual([]);
+  });
+
+  it('cuts a snippet around the first hit', () => {
+    const text = `${'lorem '.repeat(40)}the calculator gives a total ${'ipsum '.repeat(40)}`;
+    const snippet = snippetAround(text, ['calculator']);
+    expect(snippet).toContain('calculator');
+    expect(snippet.startsWith('…')).toBe(true);
+    expect(snippet.endsWith('…')).toBe(true);
+    expect(snippet.length).toBeLessThan(200);
+  });
+});
