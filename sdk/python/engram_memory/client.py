@@ -1,0 +1,256 @@
+"""MemoryClient: one method per endpoint of the memory service's REST API (``/api/v1``)."""
+
+import json
+import time
+import uuid
+from typing import Any, Callable, Dict, List, Optional, Sequence, Union
+from urllib.parse import quote
+
+from .errors import MemoryAPIError
+from .multipart import encode_multipart
+from .transport import DEFAULT_BASE_DELAY, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, Transport
+
+JSON = Dict[str, Any]
+#: Scope lens in disjunctive normal form: ["a", "b"] is a OR b, [["a", "b"]] is a AND b.
+Lens = Sequence[Union[str, Sequence[str]]]
+
+_FINAL_DOCUMENT_STATES = {"ready", "failed"}
+
+
+def _enc(segment: str) -> str:
+    return quote(segment, safe="")
+
+
+class MemoryClient:
+    """Client for the memory service.
+
+    ``context_id`` is the Context that Context-scoped methods work in; ``with_context`` gives a
+    client for another one. ``timeout`` is per attempt, in seconds.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: Optional[str] = None,
+        context_id: Optional[str] = None,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        base_delay: float = DEFAULT_BASE_DELAY,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.context_id = context_id
+        self._settings = dict(
+            base_url=base_url,
+            api_key=api_key,
+            timeout=timeout,
+            max_retries=max_retries,
+            base_delay=base_delay,
+            sleep=sleep,
+        )
+        self._t = Transport(**self._settings)  # type: ignore[arg-type]
+
+    def with_context(self, context_id: str) -> "MemoryClient":
+        return MemoryClient(context_id=context_id, **self._settings)  # type: ignore[arg-type]
+
+    # --- management (management key) ---------------------------------------------------
+
+    def create_context(
+        self, id: str, *, token_limit: Optional[int] = None, namespace: Optional[str] = None
+    ) -> JSON:
+        body = {"id": id, "token_limit": token_limit, "namespace": namespace}
+        return self._t.request("POST", "/api/v1/contexts", json_body=body, retryable=False)
+
+    def get_context(self, id: Optional[str] = None) -> JSON:
+        path = f"/api/v1/contexts/{_enc(id or self._ctx())}"
+        return self._t.request("GET", path, retryable=True)
+
+    def update_context(self, id: str, patch: JSON) -> JSON:
+        # Sent as given: a None here means "clear the field", not "leave it out".
+        data = json.dumps(patch).encode("utf-8")
+        return self._t.request(
+            "PATCH",
+            f"/api/v1/contexts/{_enc(id)}",
+            data=data,
+            headers={"content-type": "application/json"},
+            retryable=False,
+        )
+
+    def delete_context(self, id: str) -> None:
+        self._t.request("DELETE", f"/api/v1/contexts/{_enc(id)}", retryable=True)
+
+    def create_principal(
+        self, kind: str, display_name: str, external_id: Optional[str] = None
+    ) -> JSON:
+        body = {"kind": kind, "display_name": display_name, "external_id": external_id}
+        return self._t.request("POST", "/api/v1/principals", json_body=body, retryable=False)
+
+    def create_key(
+        self,
+        principal_id: str,
+        context_id: str,
+        grants: Dict[str, List[str]],
+        scope_floor: Optional[str] = None,
+    ) -> JSON:
+        body = {
+            "principal_id": principal_id,
+            "context_id": context_id,
+            "grants": grants,
+            "scope_floor": scope_floor,
+        }
+        return self._t.request("POST", "/api/v1/keys", json_body=body, retryable=False)
+
+    def migrations(self) -> JSON:
+        return self._t.request("GET", "/api/v1/migrations", retryable=True)
+
+    # --- facts and recall ------------------------------------------------------------------
+
+    def remember(
+        self,
+        content: str,
+        *,
+        scopes: Optional[List[str]] = None,
+        metadata: Optional[JSON] = None,
+        session_id: Optional[str] = None,
+        infer: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+    ) -> JSON:
+        """Stores a fact; a fresh ``Idempotency-Key`` makes its retries safe."""
+        body = {"content": content, "scopes": scopes, "metadata": metadata, "session_id": session_id}
+        return self._t.request(
+            "POST",
+            self._p("/facts"),
+            json_body=body,
+            query={"infer": infer},
+            headers={"idempotency-key": idempotency_key or str(uuid.uuid4())},
+            retryable=True,
+        )
+
+    def remember_batch(self, facts: List[JSON], *, idempotency_key: Optional[str] = None) -> JSON:
+        return self._t.request(
+            "POST",
+            self._p("/facts/batch"),
+            json_body={"facts": facts},
+            headers={"idempotency-key": idempotency_key or str(uuid.uuid4())},
+            retryable=True,
+        )
+
+    def get_fact(self, id: str) -> JSON:
+        return self._t.request("GET", self._p(f"/facts/{_enc(id)}"), retryable=True)
+
+    def forget(self, id: str) -> None:
+        self._t.request("DELETE", self._p(f"/facts/{_enc(id)}"), retryable=True)
+
+    def recall(
+        self,
+        query: str,
+        *,
+        mode: Optional[str] = None,
+        k: Optional[int] = None,
+        lens: Optional[Lens] = None,
+    ) -> JSON:
+        body = {"query": query, "mode": mode, "k": k, "lens": lens}
+        # A query only reads, so it is retried like a GET.
+        return self._t.request("POST", self._p("/query"), json_body=body, retryable=True)
+
+    # --- sessions ------------------------------------------------------------------------------
+
+    def create_session(self, *, metadata: Optional[JSON] = None) -> JSON:
+        body = {"metadata": metadata}
+        return self._t.request("POST", self._p("/sessions"), json_body=body, retryable=False)
+
+    def list_sessions(self, *, limit: Optional[int] = None, offset: Optional[int] = None) -> JSON:
+        query = {"limit": limit, "offset": offset}
+        return self._t.request("GET", self._p("/sessions"), query=query, retryable=True)
+
+    def get_session(self, session_id: str) -> JSON:
+        return self._t.request("GET", self._p(f"/sessions/{_enc(session_id)}"), retryable=True)
+
+    def delete_session(self, session_id: str) -> None:
+        self._t.request("DELETE", self._p(f"/sessions/{_enc(session_id)}"), retryable=True)
+
+    def add_turn(self, session_id: str, role: str, content: str) -> JSON:
+        path = self._p(f"/sessions/{_enc(session_id)}/turns")
+        body = {"role": role, "content": content}
+        return self._t.request("POST", path, json_body=body, retryable=False)
+
+    def list_turns(
+        self, session_id: str, *, limit: Optional[int] = None, offset: Optional[int] = None
+    ) -> JSON:
+        path = self._p(f"/sessions/{_enc(session_id)}/turns")
+        query = {"limit": limit, "offset": offset}
+        return self._t.request("GET", path, query=query, retryable=True)
+
+    # --- context, chat, reflection -----------------------------------------------------------
+
+    def context(
+        self,
+        *,
+        query: Optional[str] = None,
+        session_id: Optional[str] = None,
+        max_tokens: Optional[int] = None,
+    ) -> JSON:
+        body = {"query": query, "session_id": session_id, "max_tokens": max_tokens}
+        return self._t.request("POST", self._p("/context"), json_body=body, retryable=True)
+
+    def chat(
+        self, message: str, *, session_id: Optional[str] = None, lens: Optional[Lens] = None
+    ) -> JSON:
+        body = {"message": message, "session_id": session_id, "lens": lens}
+        return self._t.request("POST", self._p("/chat"), json_body=body, retryable=False)
+
+    def reflect(self, *, lens: Optional[Lens] = None, persist: Optional[bool] = None) -> JSON:
+        body = {"lens": lens, "persist": persist}
+        return self._t.request("POST", self._p("/reflect"), json_body=body, retryable=False)
+
+    def consolidate(self, *, lens: Optional[Lens] = None, dry_run: Optional[bool] = None) -> JSON:
+        body = {"lens": lens, "dry_run": dry_run}
+        return self._t.request("POST", self._p("/consolidate"), json_body=body, retryable=False)
+
+    # --- documents ---------------------------------------------------------------------------
+
+    def upload_document(
+        self,
+        data: Union[bytes, str],
+        *,
+        filename: str = "document",
+        content_type: Optional[str] = None,
+    ) -> JSON:
+        """Uploads a file (multipart ``file``); processing happens in the background."""
+        raw = data.encode("utf-8") if isinstance(data, str) else data
+        ctype = content_type or ("text/plain" if isinstance(data, str) else "application/octet-stream")
+        body, header = encode_multipart("file", filename, ctype, raw)
+        return self._t.request(
+            "POST",
+            self._p("/documents"),
+            data=body,
+            headers={"content-type": header},
+            retryable=False,
+        )
+
+    def get_document(self, id: str) -> JSON:
+        return self._t.request("GET", self._p(f"/documents/{_enc(id)}"), retryable=True)
+
+    def wait_for_document(self, id: str, *, interval: float = 0.5, timeout: float = 120.0) -> JSON:
+        """Polls until the document is ``ready`` or ``failed`` (a failure is a state, not an error)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            doc = self.get_document(id)
+            if doc.get("status") in _FINAL_DOCUMENT_STATES:
+                return doc
+            if time.monotonic() >= deadline:
+                raise MemoryAPIError(f"document {id} still {doc.get('status')} after waiting")
+            self._t.sleep(interval)
+
+    def health(self) -> JSON:
+        return self._t.request("GET", "/health", retryable=True)
+
+    # --- plumbing ------------------------------------------------------------------------------
+
+    def _ctx(self) -> str:
+        if not self.context_id:
+            raise ValueError("context_id is not set: pass it to MemoryClient or use with_context()")
+        return self.context_id
+
+    def _p(self, suffix: str) -> str:
+        return f"/api/v1/{_enc(self._ctx())}{suffix}"

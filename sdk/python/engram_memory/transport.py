@@ -1,0 +1,152 @@
+"""HTTP with the standard library and the SDK's retry rules.
+
+Backoff is 0.25, 0.5, 1 s (doubling), three retries by default; the wait is the larger of the
+backoff and a delta-seconds ``Retry-After``; an HTTP-date ``Retry-After`` falls back to plain
+backoff. Only reads and idempotent writes are retried, on connection errors, 429 and 5xx.
+"""
+
+import json
+import re
+import socket
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from typing import Any, Callable, Dict, Mapping, Optional, Tuple, Union
+
+from .errors import MemoryAPIError, MemoryConnectionError, error_from_response
+
+DEFAULT_TIMEOUT = 30.0
+DEFAULT_MAX_RETRIES = 3
+DEFAULT_BASE_DELAY = 0.25
+
+QueryParams = Mapping[str, Union[str, int, bool, None]]
+
+
+def parse_retry_after(value: Optional[str]) -> Optional[float]:
+    """Seconds of a delta-seconds ``Retry-After``; None for absent or any other form."""
+    if value is None:
+        return None
+    value = value.strip()
+    return float(value) if re.fullmatch(r"\d+", value) else None
+
+
+def retry_delay(retry: int, retry_after: Optional[float], base: float = DEFAULT_BASE_DELAY) -> float:
+    """The wait before retry number ``retry`` (0-based)."""
+    own = base * (2**retry)
+    return own if retry_after is None else max(own, retry_after)
+
+
+def is_retryable_status(status: int) -> bool:
+    return status == 429 or status >= 500
+
+
+class Transport:
+    def __init__(
+        self,
+        base_url: str,
+        api_key: Optional[str] = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        base_delay: float = DEFAULT_BASE_DELAY,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.api_key = api_key
+        self.timeout = timeout
+        self.max_retries = max_retries
+        self.base_delay = base_delay
+        self.sleep = sleep
+
+    def url(self, path: str, query: Optional[QueryParams] = None) -> str:
+        url = self.base_url + path
+        params = {k: _query_value(v) for k, v in (query or {}).items() if v is not None}
+        return url + ("?" + urllib.parse.urlencode(params) if params else "")
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        json_body: Any = None,
+        data: Optional[bytes] = None,
+        headers: Optional[Dict[str, str]] = None,
+        query: Optional[QueryParams] = None,
+        retryable: bool,
+    ) -> Any:
+        """Sends a request with the retry rules; returns parsed JSON (None for 204)."""
+        attempts = 1 + (self.max_retries if retryable else 0)
+        for attempt in range(attempts):
+            error, retry_after, result = self._attempt(method, path, json_body, data, headers, query)
+            if error is None:
+                return result
+            last = attempt == attempts - 1
+            if last or not _retryable(error):
+                raise error
+            self.sleep(retry_delay(attempt, retry_after, self.base_delay))
+        raise AssertionError("unreachable")
+
+    def _attempt(
+        self,
+        method: str,
+        path: str,
+        json_body: Any,
+        data: Optional[bytes],
+        headers: Optional[Dict[str, str]],
+        query: Optional[QueryParams],
+    ) -> Tuple[Optional[MemoryAPIError], Optional[float], Any]:
+        h = {"accept": "application/json", **(headers or {})}
+        if self.api_key:
+            h["authorization"] = f"Bearer {self.api_key}"
+        body = data
+        if json_body is not None:
+            body = json.dumps(_drop_none(json_body)).encode("utf-8")
+            h["content-type"] = "application/json"
+        req = urllib.request.Request(self.url(path, query), data=body, headers=h, method=method)
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout) as res:
+                raw = res.read()
+                if res.status == 204 or not raw:
+                    return None, None, None
+                return None, None, json.loads(raw.decode("utf-8"))
+        except urllib.error.HTTPError as e:
+            retry_after = parse_retry_after(e.headers.get("retry-after"))
+            problem = _read_problem(e)
+            return error_from_response(e.code, problem, retry_after), retry_after, None
+        except (urllib.error.URLError, socket.timeout, ConnectionError, OSError) as e:
+            reason = getattr(e, "reason", e)
+            what = "timed out" if isinstance(reason, (socket.timeout, TimeoutError)) else "failed"
+            return MemoryConnectionError(f"{method} {path} {what}: {reason}"), None, None
+
+
+def _retryable(error: MemoryAPIError) -> bool:
+    if isinstance(error, MemoryConnectionError):
+        return True
+    return error.status_code is not None and is_retryable_status(error.status_code)
+
+
+def _read_problem(e: urllib.error.HTTPError) -> Dict[str, Any]:
+    try:
+        raw = e.read().decode("utf-8")
+    except Exception:  # noqa: BLE001 - a broken body still yields the status
+        raw = ""
+    if not raw:
+        return {"status": e.code}
+    try:
+        parsed = json.loads(raw)
+        if isinstance(parsed, dict):
+            return parsed
+    except ValueError:
+        pass
+    return {"status": e.code, "detail": raw[:500]}
+
+
+def _query_value(v: Union[str, int, bool]) -> str:
+    return ("true" if v else "false") if isinstance(v, bool) else str(v)
+
+
+def _drop_none(value: Any) -> Any:
+    """Leaves optional fields out of the body rather than sending null."""
+    if isinstance(value, dict):
+        return {k: _drop_none(v) for k, v in value.items() if v is not None}
+    return value
