@@ -91,7 +91,7 @@ export function splitStatements(content: string): string[] {
         .replace(FILLER, '')
         .replace(/[.!;,\s]+$/, '')
         .trim();
-      if (cleaned.split(/\s+/).length < 3) continue;
+      if (cleaned.split(/\s+/).length < 2) continue;
       out.push(cleaned.charAt(0).toUpperCase() + cleaned.slice(1));
     }
   }

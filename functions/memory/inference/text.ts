@@ -16,20 +16,20 @@ const STOPWORDS = new Set(
 
 // Words that ask about the same attribute; lets "where does Maya live" meet "Maya moved to Lisbon".
 const SYNONYMS: Record<string, string> = {
-  live: 'live',
-  move: 'live',
+  liv: 'live',
+  mov: 'live',
   relocat: 'live',
-  base: 'live',
-  home: 'live',
+  bas: 'live',
+  hom: 'live',
   job: 'work',
   work: 'work',
   employ: 'work',
-  profess: 'work',
-  occupat: 'work',
+  profession: 'work',
+  occup: 'work',
   favourit: 'favorit',
   favorit: 'favorit',
-  like: 'like',
-  love: 'like',
+  lik: 'like',
+  lov: 'like',
   enjoy: 'like',
   prefer: 'like',
   pet: 'pet',
@@ -55,10 +55,7 @@ export function stem(word: string): string {
 
 function canonical(word: string): string {
   const s = stem(word);
-  for (const [prefix, group] of Object.entries(SYNONYMS)) {
-    if (s.startsWith(prefix)) return group;
-  }
-  return s;
+  return SYNONYMS[s] ?? s;
 }
 
 /** Content-word stems of a text, with synonyms folded together. */
