@@ -15,8 +15,7 @@ import { isValidTwinPath, twinOf } from './twin-path.ts';
 /** Served as they are, but with the spec's content type, CORS and a markdown 404. */
 export function isDocumentPath(path: string): boolean {
   return (
-    path === '/llms.txt' ||
-    path === '/llms-full.txt' ||
+    /^\/llms[^/]*\.txt$/.test(path) ||
     /^\/sitemap[^/]*\.xml$/.test(path) ||
     path === '/openapi.json' ||
     path.startsWith('/.well-known/')

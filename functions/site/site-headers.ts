@@ -21,7 +21,7 @@ export function discoveryLink(twin: string): string {
  * the ones the spec names.
  */
 export function documentContentType(path: string): string | null {
-  if (path === '/llms.txt' || path === '/llms-full.txt') return 'text/plain; charset=utf-8';
+  if (/^\/llms[^/]*\.txt$/.test(path)) return 'text/plain; charset=utf-8';
   if (/^\/sitemap[^/]*\.xml$/.test(path)) return 'application/xml';
   if (path === '/.well-known/api-catalog') return 'application/linkset+json';
   if (path.endsWith('.md')) return MARKDOWN_TYPE;
@@ -33,8 +33,7 @@ export function documentContentType(path: string): string | null {
 export function isCorsPath(path: string): boolean {
   return (
     path.endsWith('.md') ||
-    path === '/llms.txt' ||
-    path === '/llms-full.txt' ||
+    /^\/llms[^/]*\.txt$/.test(path) ||
     /^\/sitemap[^/]*\.xml$/.test(path) ||
     path === '/openapi.json' ||
     path === '/robots.txt' ||
