@@ -34,6 +34,7 @@ export interface AnswerInput {
 /** Minimum share of the question's content words a memory must contain to be quoted. */
 export const MIN_COVERAGE = 0.34;
 const MAX_QUOTES = 2;
+const HISTORY_CUE = /\b(?:before|previous(?:ly)?|used to|former(?:ly)?|earlier|originally|old)\b/i;
 
 export function answerPrompt(input: AnswerInput): ChatMessage[] {
   const memory = input.memories
@@ -90,9 +91,11 @@ function citationOf(ref: number, m: MemoryRecord | undefined): Citation | undefi
 
 function extractiveAnswer(provider: ModelProvider, input: AnswerInput): ChatAnswer {
   const question = terms(input.message);
+  // Superseded facts are history: quoted only when the question asks about the past.
+  const aboutThePast = HISTORY_CUE.test(input.message);
   const ranked = input.memories
     .map((m, i) => ({ m, i, cover: coverage(question, terms(m.content)) }))
-    .filter((r) => !r.m.valid_until && r.cover >= MIN_COVERAGE)
+    .filter((r) => (aboutThePast || !r.m.valid_until) && r.cover >= MIN_COVERAGE)
     // Best coverage first; on a tie the more recent memory, then the retrieval order.
     .sort((a, b) => b.cover - a.cover || b.m.created_at.localeCompare(a.m.created_at) || a.i - b.i)
     .slice(0, MAX_QUOTES);

@@ -7,6 +7,12 @@
 const FILLER =
   /^(?:hi|hello|hey|thanks|thank you|ok|okay|sure|great|yes|no|well|so|oh|by the way|btw|also|anyway|actually)\b[,!.]?\s*/i;
 
+// "Big news: ..." - a short label before a colon is not part of the statement.
+const LEAD_IN = /^[^:]{1,24}:\s+/;
+
+// Statements whose subject cannot be resolved from the text are dropped rather than guessed.
+const UNRESOLVABLE = /^(?:that|this|it|there|let us|let's|please|ok|okay|you)\b/i;
+
 // Verbs after which the next clause stays as it is (past tense, modals) when "I" becomes a name.
 const KEEP_VERB = new Set([
   'was',
@@ -31,6 +37,10 @@ const KEEP_VERB = new Set([
   'finally',
   'now',
   'often',
+  // common irregular past tenses
+  ...'sold bought went made got took left met found drove began became grew ate wrote spent lost won ran saw told kept gave came knew thought felt built taught paid sent flew'.split(
+    ' ',
+  ),
 ]);
 
 const IRREGULAR: Record<string, string> = {
@@ -84,14 +94,16 @@ export function splitStatements(content: string): string[] {
   for (const sentence of sentences) {
     if (/\?\s*$/.test(sentence)) continue; // a question states nothing
     const clauses = sentence.split(
-      /,?\s+(?:and|but|while|although)\s+(?=(?:I|I'm|I've|my|My|she|he|they|[A-Z][a-z]+)\s)/,
+      /,?\s+(?:and|but|while|although)\s+(?=(?:(?:now|then|also|so)\s+)?(?:I|I'm|I've|my|My|she|he|they|[A-Z][a-z]+)\s)/,
     );
     for (const clause of clauses) {
       const cleaned = clause
+        .replace(LEAD_IN, '')
         .replace(FILLER, '')
+        .replace(/^(?:now|then|also|so)\s+/i, '')
         .replace(/[.!;,\s]+$/, '')
         .trim();
-      if (cleaned.split(/\s+/).length < 2) continue;
+      if (cleaned.split(/\s+/).length < 2 || UNRESOLVABLE.test(cleaned)) continue;
       out.push(cleaned.charAt(0).toUpperCase() + cleaned.slice(1));
     }
   }
