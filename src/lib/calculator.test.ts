@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { formatMoney, monthlyTotal, type CalculatorRates } from './calculator.ts';
+
+const rates: CalculatorRates = {
+  currency: 'USD',
+  hoursPerMonth: 730,
+  nodes: [
+    { slug: 'small', displayName: 'Small', hourly: 0.02 },
+    { slug: 'large', displayName: 'Large', hourly: 0.5 },
+  ],
+  storagePerGbMonth: 0.25,
+  transferPerGb: 0.09,
+};
+
+describe('monthlyTotal', () => {
+  it('adds node hours, storage and transfer', () => {
+    // 0.02 * 730 + 10 * 0.25 + 100 * 0.09 = 14.6 + 2.5 + 9
+    expect(monthlyTotal(rates, { node: 'small', storageGb: 10, transferGb: 100 })).toBe(26.1);
+  });
+  it('changes with the node size', () => {
+    expect(monthlyTotal(rates, { node: 'large', storageGb: 0, transferGb: 0 })).toBe(365);
+  });
+  it('counts negative and non-numeric inputs as zero', () => {
+    expect(monthlyTotal(rates, { node: 'small', storageGb: -5, transferGb: Number.NaN })).toBe(
+      14.6,
+    );
+  });
+  it('formats in the catalogue currency', () => {
+    expect(formatMoney(1234.5, 'USD')).toBe('$1,234.50');
+  });
+});
