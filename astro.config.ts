@@ -11,5 +11,8 @@ export default defineConfig({
   trailingSlash: 'never',
   // `/pricing` is written as dist/pricing.html so its twin dist/pricing.md sits beside it.
   build: { format: 'file' },
+  // Astro's compressor drops the space between text and an inline element that starts a new
+  // source line ("with<code>"), which corrupts both the page and its markdown twin.
+  compressHTML: false,
   integrations: [mdx(), agentReady()],
 });
