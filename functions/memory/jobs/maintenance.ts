@@ -1,0 +1,53 @@
+import { LATEST_SCHEMA_VERSION } from '../store/schema/index.ts';
+import { migrationReadyContexts } from './context-versions.ts';
+import { enqueueDedupedJobs, type EnqueueDeps } from './enqueue.ts';
+
+/**
+ * Cadenced maintenance (consolidation and its kin): every `everyMinutes`, one job of `kind` per
+ * migration-ready Context. The job kind needs a handler in registry.ts.
+ */
+export interface MaintenanceHook {
+  kind: string;
+  everyMinutes: number;
+}
+
+/** The hooks the scheduler runs. The model-backed issue adds e.g. `{ kind: 'consolidate', ... }`. */
+export const MAINTENANCE_HOOKS: MaintenanceHook[] = [];
+
+/** Hooks due at the cron tick `scheduledTime` (ms): minute numbers divisible by the cadence. */
+export function dueHooks(
+  hooks: readonly MaintenanceHook[],
+  scheduledTime: number,
+): MaintenanceHook[] {
+  const minute = Math.floor(scheduledTime / 60_000);
+  return hooks.filter((h) => h.everyMinutes > 0 && minute % h.everyMinutes === 0);
+}
+
+export interface MaintenanceEnqueued {
+  kind: string;
+  job_ids: string[];
+}
+
+/**
+ * Enqueues the due hooks' jobs for migration-ready Contexts only: a Context that is behind or
+ * whose migration was dead-lettered is skipped until a later migration succeeds.
+ */
+export async function enqueueMaintenance(
+  env: EnqueueDeps,
+  hooks: readonly MaintenanceHook[],
+  scheduledTime: number,
+  latest: number = LATEST_SCHEMA_VERSION,
+): Promise<MaintenanceEnqueued[]> {
+  const due = dueHooks(hooks, scheduledTime);
+  if (due.length === 0) return [];
+  const ready = await migrationReadyContexts(env.DB, latest);
+  const out: MaintenanceEnqueued[] = [];
+  for (const hook of due) {
+    const job_ids = await enqueueDedupedJobs(
+      env,
+      ready.map((context_id) => ({ kind: hook.kind, context_id })),
+    );
+    out.push({ kind: hook.kind, job_ids });
+  }
+  return out;
+}

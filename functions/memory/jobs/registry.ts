@@ -1,0 +1,13 @@
+import type { RegisteredJob } from './define-job.ts';
+import { contextMigrateJob } from './migrate-context.ts';
+import { documentProcessJob } from './process-document.ts';
+
+/**
+ * Every job kind the worker role runs, keyed by `kind`. To add one (`extract_turns`, `reembed`,
+ * `consolidate`, ...): write a module exporting `defineJob(kind, schema, run)` and list it here.
+ */
+const JOBS: RegisteredJob[] = [documentProcessJob, contextMigrateJob];
+
+export const jobRegistry: ReadonlyMap<string, RegisteredJob> = new Map(
+  JOBS.map((job) => [job.kind, job]),
+);

@@ -1,0 +1,234 @@
+import type { AuthContext } from '../auth/principal.ts';
+import { failure, MemoryError, unwrap } from '../errors.ts';
+import { enqueueJob } from '../jobs/enqueue.ts';
+import {
+  MULTIPART_OVERHEAD_BYTES,
+  sha256Hex,
+  streamBodyToR2,
+  UploadTooLarge,
+  limitedHashingStream,
+} from '../documents/read-upload.ts';
+import { mediaTypeOf } from '../documents/detect-format.ts';
+import { checkPaths, itemWithinGrant } from '../scopes/grants.ts';
+import { scopePathProblem } from '../scopes/path.ts';
+import type { DocumentRecord } from '../store/documents-table.ts';
+import { requireContext, type ContextRow } from './contexts.ts';
+import type { OperationDeps } from './deps.ts';
+
+export const DEFAULT_MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+
+export interface UploadInput {
+  contextId: string;
+  request: Request;
+}
+
+export interface UploadResult {
+  document: DocumentRecord;
+  deduplicated: boolean;
+}
+
+/** The Context's own limit, else `MAX_UPLOAD_BYTES`, else 50 MB. */
+export function uploadLimit(
+  context: ContextRow & { max_upload_bytes?: number | null },
+  configured: string | undefined,
+): number {
+  if (typeof context.max_upload_bytes === 'number' && context.max_upload_bytes > 0)
+    return context.max_upload_bytes;
+  const n = Number.parseInt(configured ?? '', 10);
+  return Number.isSafeInteger(n) && n > 0 ? n : DEFAULT_MAX_UPLOAD_BYTES;
+}
+
+function tooLarge(limit: number): MemoryError {
+  return failure(
+    'payload-too-large',
+    `the file is larger than this Context's upload limit of ${limit} bytes`,
+  );
+}
+
+/** `scopes` as a JSON array or a comma list. */
+function parseScopes(value: string | null): string[] {
+  if (value === null || value.trim() === '') return [];
+  if (value.trim().startsWith('[')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      throw failure('validation-error', 'scopes: not a JSON array of scope paths');
+    }
+    if (!Array.isArray(parsed) || !parsed.every((s): s is string => typeof s === 'string')) {
+      throw failure('validation-error', 'scopes: expected an array of scope path strings');
+    }
+    return parsed;
+  }
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+function checkScopes(auth: AuthContext, scopes: string[]): void {
+  for (const scope of scopes) {
+    const problem = scopePathProblem(scope);
+    if (problem) throw failure('validation-error', `scopes: ${problem}`);
+  }
+  const denied = checkPaths(auth.key, 'memory:write', scopes);
+  if (denied) throw new MemoryError(denied);
+  if (!itemWithinGrant(auth.key, 'memory:write', scopes)) {
+    throw failure(
+      'forbidden',
+      'this key may not upload unscoped documents; give the document a scope inside its write grant',
+    );
+  }
+}
+
+interface Received {
+  filename: string | null;
+  contentType: string;
+  password: string | null;
+  scopes: string[];
+  bytes: number;
+  sha256: string;
+}
+
+function declaredLength(request: Request): number | null {
+  const header = request.headers.get('content-length');
+  if (header === null) return null;
+  const n = Number.parseInt(header, 10);
+  return Number.isSafeInteger(n) && n >= 0 ? n : null;
+}
+
+/**
+ * multipart/form-data: refused from Content-Length when even the framing allowance cannot make
+ * it fit; otherwise the body is read through a counter that stops at limit + framing, so at most
+ * that much is ever held, then the file part itself is checked against the limit.
+ */
+async function receiveMultipart(
+  deps: OperationDeps,
+  request: Request,
+  key: string,
+  limit: number,
+): Promise<Received> {
+  const length = declaredLength(request);
+  const ceiling = limit + MULTIPART_OVERHEAD_BYTES;
+  if (length !== null && length > ceiling) throw tooLarge(limit);
+  if (!request.body) throw failure('validation-error', 'file: the multipart body is empty');
+  const counter = limitedHashingStream(ceiling);
+  let form: FormData;
+  try {
+    form = await new Response(request.body.pipeThrough(counter.stream), {
+      headers: { 'content-type': request.headers.get('content-type') ?? '' },
+    }).formData();
+  } catch (err) {
+    if (counter.exceeded()) throw tooLarge(limit);
+    const detail = err instanceof Error ? err.message : String(err);
+    throw failure('validation-error', `the multipart body could not be parsed: ${detail}`);
+  }
+  const file = form.get('file');
+  if (file === null || typeof file === 'string') {
+    throw failure(
+      'validation-error',
+      'file: a multipart part named "file" holding the document is required',
+    );
+  }
+  if (file.size > limit) throw tooLarge(limit);
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const contentType = mediaTypeOf(file.type) || 'application/octet-stream';
+  await deps.env.BLOBS.put(key, bytes, { httpMetadata: { contentType } });
+  const password = form.get('password');
+  const scopes = form.get('scopes');
+  return {
+    filename: file.name || null,
+    contentType,
+    password: typeof password === 'string' && password !== '' ? password : null,
+    scopes: parseScopes(typeof scopes === 'string' ? scopes : null),
+    bytes: bytes.byteLength,
+    sha256: sha256Hex(bytes),
+  };
+}
+
+/** A raw body with its own content type, streamed into R2. */
+async function receiveRaw(
+  deps: OperationDeps,
+  request: Request,
+  key: string,
+  limit: number,
+): Promise<Received> {
+  const length = declaredLength(request);
+  if (length !== null && length > limit) throw tooLarge(limit);
+  if (!request.body || length === 0)
+    throw failure('validation-error', 'the request body (the document) is empty');
+  const contentType =
+    mediaTypeOf(request.headers.get('content-type')) || 'application/octet-stream';
+  const url = new URL(request.url);
+  let stored;
+  try {
+    stored = await streamBodyToR2(deps.env.BLOBS, key, request.body, length, limit, contentType);
+  } catch (err) {
+    if (err instanceof UploadTooLarge) throw tooLarge(limit);
+    throw err;
+  }
+  if (stored.bytes === 0)
+    throw failure('validation-error', 'the request body (the document) is empty');
+  return {
+    filename: url.searchParams.get('filename'),
+    contentType,
+    password: request.headers.get('x-document-password'),
+    scopes: parseScopes(url.searchParams.get('scopes')),
+    bytes: stored.bytes,
+    sha256: stored.sha256,
+  };
+}
+
+/**
+ * `POST /api/v1/{ctx}/documents`: stores the file in R2, records a queued document and enqueues
+ * its processing. The same bytes again return the existing document (`deduplicated: true`) and
+ * leave no second blob behind; any failure after the blob was written removes it again.
+ */
+export async function uploadDocument(
+  deps: OperationDeps,
+  auth: AuthContext,
+  input: UploadInput,
+): Promise<UploadResult> {
+  const context = await requireContext(deps, auth, input.contextId);
+  const limit = uploadLimit(context, deps.env.MAX_UPLOAD_BYTES);
+  const id = `doc_${crypto.randomUUID().replaceAll('-', '')}`;
+  const key = `documents/${input.contextId}/${id}`;
+  const multipart =
+    mediaTypeOf(input.request.headers.get('content-type')) === 'multipart/form-data';
+  const received = multipart
+    ? await receiveMultipart(deps, input.request, key, limit)
+    : await receiveRaw(deps, input.request, key, limit);
+  try {
+    checkScopes(auth, received.scopes);
+    const created = unwrap(
+      await deps.store(input.contextId).createDocument({
+        id,
+        filename: received.filename,
+        content_type: received.contentType,
+        size_bytes: received.bytes,
+        sha256: received.sha256,
+        blob_key: key,
+        scopes: received.scopes,
+        password: received.password,
+      }),
+    );
+    if (created.deduplicated) {
+      await deps.env.BLOBS.delete(key);
+      return created;
+    }
+    try {
+      await enqueueJob(deps.env, {
+        kind: 'document_process',
+        context_id: input.contextId,
+        document_id: id,
+      });
+    } catch (err) {
+      await deps.store(input.contextId).deleteDocument(id);
+      throw err;
+    }
+    return created;
+  } catch (err) {
+    await deps.env.BLOBS.delete(key);
+    throw err;
+  }
+}
