@@ -50,7 +50,7 @@ describe('/openapi.json', () => {
 
   it('is a valid OpenAPI 3.1 document', async () => {
     const validator = new Validator();
-    const result = await validator.validate(structuredClone(doc));
+    const result = await validator.validate(readJson('openapi.json'));
     expect(result.errors).toBeUndefined();
     expect(result.valid).toBe(true);
     expect(doc.openapi).toBe('3.1.0');
