@@ -9,10 +9,11 @@ export default defineConfig({
   site,
   output: 'static',
   trailingSlash: 'never',
-  // `/pricing` is written as dist/pricing.html so its twin dist/pricing.md sits beside it.
-  build: { format: 'file' },
   // Astro's compressor drops the space between text and an inline element that starts a new
   // source line ("with<code>"), which corrupts both the page and its markdown twin.
   compressHTML: false,
+  // `/pricing` is written as dist/pricing.html so its twin dist/pricing.md sits beside it; one
+  // cached stylesheet instead of CSS inlined into every page (and into its token count).
+  build: { format: 'file', inlineStylesheets: 'never' },
   integrations: [mdx(), agentReady()],
 });
