@@ -1,5 +1,87 @@
-import { Hono } from 'hono';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { handleError, MemoryError } from './errors.ts';
+import type { MemoryApp, MemoryEnv } from './hono-env.ts';
+import { requireAuth } from './middleware/authenticate.ts';
+import { memoryCors } from './middleware/cors.ts';
+import { loadShed, type LoadShedOptions } from './middleware/load-shed.ts';
+import { rateLimit, type RateLimitOptions } from './middleware/rate-limit.ts';
+import { requestId } from './middleware/request-id.ts';
+import { createDeps, type OperationDeps } from './operations/deps.ts';
+import { ROUTE_MODULES } from './routes/index.ts';
+import type { RouteModule } from './routes/registry.ts';
 
-export const memoryApp = new Hono<{ Bindings: Env }>();
+export interface MemoryAppOptions {
+  loadShed?: LoadShedOptions;
+  rateLimit?: RateLimitOptions;
+  /** Builds the operations' dependencies per request (tests inject fakes here). */
+  deps?: (env: Env) => OperationDeps;
+  routes?: readonly RouteModule[];
+}
 
-memoryApp.get('/health', (c) => c.json({ status: 'ok' }));
+/** Paths the memory service answers; middleware is mounted on these only (the site owns the rest). */
+const API = '/api/v1/*';
+const MCP = ['/mcp', '/mcp/*'];
+/** Public (unauthenticated) API documents. */
+const PUBLIC_API_PATHS = new Set(['/api/v1/openapi.json']);
+
+/**
+ * The memory service: /api/v1 (REST), /health, and whatever the registered route groups add
+ * (documents, migrations, model-backed routes, MCP, OAuth).
+ */
+export function createMemoryApp(options: MemoryAppOptions = {}): MemoryApp {
+  const app = new OpenAPIHono<MemoryEnv>({
+    // zod failures become the one validation problem; the handler never runs.
+    defaultHook: (result) => {
+      if (!result.success) {
+        const detail = result.error.issues
+          .map((i) => `${i.path.length > 0 ? i.path.join('.') : '(body)'}: ${i.message}`)
+          .join('; ');
+        throw new MemoryError({ kind: 'validation-error', detail });
+      }
+    },
+  });
+  const buildDeps = options.deps ?? ((env: Env) => createDeps(env));
+
+  for (const path of ['/health', API, ...MCP]) {
+    app.use(path, requestId());
+    app.use(path, async function depsMiddleware(c, next) {
+      c.set('deps', buildDeps(c.env));
+      await next();
+    });
+  }
+  app.use(API, memoryCors());
+  for (const path of [API, ...MCP]) app.use(path, loadShed(options.loadShed));
+  const auth = requireAuth();
+  const limit = rateLimit(options.rateLimit);
+  app.use(API, async function apiAuth(c, next) {
+    if (PUBLIC_API_PATHS.has(c.req.path) || c.req.method === 'OPTIONS') return next();
+    return auth(c, next);
+  });
+  app.use(API, async function apiRateLimit(c, next) {
+    if (PUBLIC_API_PATHS.has(c.req.path) || c.req.method === 'OPTIONS') return next();
+    return limit(c, next);
+  });
+
+  app.get('/health', (c) => c.json({ status: 'ok' }));
+  for (const module of options.routes ?? ROUTE_MODULES) module.register(app);
+
+  app.doc31('/api/v1/openapi.json', (c) => ({
+    openapi: '3.1.0',
+    info: {
+      title: 'Memory API',
+      version: '1.0.0',
+      description: 'Agent memory service: Contexts, keys, facts, queries, sessions.',
+    },
+    servers: [{ url: new URL(c.req.url).origin }],
+    security: [{ bearer: [] }],
+  }));
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'API key: mem_<agent|supervisor|management>_<secret>',
+  });
+  app.onError(handleError);
+  return app;
+}
+
+export const memoryApp = createMemoryApp();

@@ -1,8 +1,384 @@
 import { DurableObject } from 'cloudflare:workers';
+import { exportNdjson, importIntoEmpty } from './context-export.ts';
+import * as documentsRpc from './documents-rpc.ts';
+import type { ConsolidationDecision } from '../inference/consolidate.ts';
+import * as modelRpc from './model-rpc.ts';
+import {
+  cacheGet,
+  cachePut,
+  countStaleVectors,
+  currentItems,
+  modelUsageTotals,
+  recordModelUsage,
+  setTurnExtraction,
+  type AppliedChange,
+  type ExtractionStatus,
+  type FactChange,
+  type LiveItem,
+  type ModelUsageEntry,
+  type ModelUsageTotals,
+} from './model-paths.ts';
+import type { DocumentRecord, DocumentWork, NewDocument } from './documents-table.ts';
+import { migrateFenced, type FencedMigration } from './migrate-fenced.ts';
+import { fail, ok, type Result } from '../errors.ts';
+import {
+  beginIdempotent,
+  completeIdempotent,
+  releaseIdempotent,
+  type IdempotencyStart,
+} from './idempotency.ts';
+import {
+  deleteItemRow,
+  deleteItemsBySource,
+  getItemRow,
+  insertItems,
+  listItems,
+  toRecord,
+  type ListItemsInput,
+} from './items.ts';
+import { applyMigrations, readSchemaVersion, type MigrationStep } from './schema/runner.ts';
+import { search } from './search.ts';
+import * as sessions from './sessions.ts';
+import type {
+  ItemRecord,
+  NewItem,
+  SearchHit,
+  SearchRequest,
+  SessionRecord,
+  StoreUsage,
+  TurnRecord,
+  JsonObject,
+} from './types.ts';
+import { usage } from './usage.ts';
+import { VectorCache } from './vectors.ts';
 
-/** One Context's own SQLite database. */
+/** Completes an idempotent write in the same transaction as the write itself. */
+export interface IdempotentWrite {
+  principalId: string;
+  key: string;
+  status: number;
+}
+
+/**
+ * One Context's own SQLite database, reached with `env.CONTEXT_STORE.getByName(contextId)`.
+ * Thin on purpose: each RPC method calls plain functions in store/*.ts. Expected failures come
+ * back as `Result` values because error properties do not survive RPC.
+ */
 export class ContextStore extends DurableObject<Env> {
-  async ping(): Promise<string> {
-    return 'pong';
+  private readonly vectors = new VectorCache();
+  private version: number | null = null;
+
+  private get sql(): SqlStorage {
+    return this.ctx.storage.sql;
   }
+
+  private currentVersion(): number {
+    this.version ??= readSchemaVersion(this.sql);
+    return this.version;
+  }
+
+  /** Runs `fn` in one transaction; on failure the in-memory vector cache is dropped too. */
+  private atomically<T>(fn: () => T): T {
+    try {
+      return this.ctx.storage.transactionSync(fn);
+    } catch (err) {
+      this.vectors.reset();
+      throw err;
+    }
+  }
+
+  /** Creates the Context's database at the latest schema version. */
+  async initialize(): Promise<number> {
+    applyMigrations(this.ctx.storage);
+    this.version = null;
+    return this.currentVersion();
+  }
+
+  async schemaVersion(): Promise<number> {
+    return this.currentVersion();
+  }
+
+  /** Applies pending schema versions up to `target` (default: latest), each in its own transaction. */
+  async migrate(target?: number): Promise<MigrationStep[]> {
+    const steps = applyMigrations(this.ctx.storage, target);
+    this.version = null;
+    this.vectors.reset();
+    return steps;
+  }
+
+  /** Removes the Context's whole database. */
+  async destroy(): Promise<void> {
+    await this.ctx.storage.deleteAll();
+    this.version = null;
+    this.vectors.reset();
+  }
+
+  async usage(): Promise<StoreUsage> {
+    return usage(this.sql);
+  }
+
+  async writeItems(items: NewItem[], idempotent: IdempotentWrite | null): Promise<ItemRecord[]> {
+    const now = new Date().toISOString();
+    return this.atomically(() => {
+      const records = insertItems(this.sql, this.vectors, items, now);
+      if (idempotent) {
+        completeIdempotent(
+          this.sql,
+          idempotent.principalId,
+          idempotent.key,
+          idempotent.status,
+          JSON.stringify({ facts: records }),
+        );
+      }
+      return records;
+    });
+  }
+
+  async getItem(id: string): Promise<Result<ItemRecord>> {
+    const row = getItemRow(this.sql, id);
+    return row
+      ? ok(toRecord(row))
+      : fail({ kind: 'not-found', detail: `no item ${id} in this Context` });
+  }
+
+  async listItems(input: ListItemsInput): Promise<{ items: ItemRecord[]; next: number | null }> {
+    return listItems(this.sql, input);
+  }
+
+  /** Deletes an item from the table and every index in one transaction. */
+  async deleteItem(id: string): Promise<Result<null>> {
+    return this.atomically(() => {
+      const row = getItemRow(this.sql, id);
+      if (!row) return fail<null>({ kind: 'not-found', detail: `no item ${id} in this Context` });
+      deleteItemRow(this.sql, this.vectors, row);
+      return ok(null);
+    });
+  }
+
+  async deleteItemsBySource(sourceId: string): Promise<number> {
+    return this.atomically(() => deleteItemsBySource(this.sql, this.vectors, sourceId));
+  }
+
+  async search(req: SearchRequest): Promise<SearchHit[]> {
+    return search(this.sql, this.vectors, req);
+  }
+
+  async idempotencyBegin(
+    principalId: string,
+    key: string,
+    requestHash: string,
+  ): Promise<IdempotencyStart> {
+    return beginIdempotent(this.sql, principalId, key, requestHash, Date.now());
+  }
+
+  async idempotencyRelease(principalId: string, key: string): Promise<void> {
+    releaseIdempotent(this.sql, principalId, key);
+  }
+
+  async createSession(input: {
+    id: string | null;
+    metadata: JsonObject | null;
+  }): Promise<Result<SessionRecord>> {
+    return sessions.createSession(this.sql, input, new Date().toISOString());
+  }
+
+  async getSession(id: string): Promise<Result<SessionRecord>> {
+    return sessions.getSession(this.sql, id);
+  }
+
+  async listSessions(
+    limit: number,
+    offset: number,
+  ): Promise<{ sessions: SessionRecord[]; total: number }> {
+    return sessions.listSessions(this.sql, limit, offset);
+  }
+
+  async deleteSession(id: string): Promise<Result<null>> {
+    return this.atomically(() => sessions.deleteSession(this.sql, id));
+  }
+
+  async appendTurn(input: {
+    sessionId: string;
+    role: string;
+    content: string;
+  }): Promise<Result<TurnRecord>> {
+    return sessions.appendTurn(this.sql, input, new Date().toISOString());
+  }
+
+  async listTurns(input: {
+    sessionId: string;
+    limit: number;
+    offset: number;
+    newestFirst?: boolean;
+  }): Promise<Result<{ turns: TurnRecord[]; total: number }>> {
+    return sessions.listTurns(this.sql, input);
+  }
+  // documents and migrations (issue 4)
+  private get handle(): documentsRpc.StoreHandle {
+    return { storage: this.ctx.storage, vectors: this.vectors };
+  }
+
+  /** The `context_migrate` path: fenced by the ContextLease token (store/migrate-fenced.ts). */
+  async migrateSchema(token: number, target: number): Promise<FencedMigration> {
+    const result = migrateFenced(this.ctx.storage, token, target);
+    this.version = null;
+    this.vectors.reset();
+    return result;
+  }
+
+  async createDocument(
+    doc: NewDocument,
+  ): Promise<Result<{ document: DocumentRecord; deduplicated: boolean }>> {
+    return documentsRpc.create(this.handle, doc);
+  }
+
+  async getDocument(id: string): Promise<Result<DocumentRecord>> {
+    return documentsRpc.get(this.handle, id);
+  }
+
+  async listDocuments(input: {
+    lens: string[][];
+    after: string | null;
+    limit: number;
+  }): Promise<Result<{ documents: DocumentRecord[]; next: string | null }>> {
+    return documentsRpc.list(this.handle, input);
+  }
+
+  /** Deletes a document and its chunks; returns its R2 key for the caller to remove. */
+  async deleteDocument(id: string): Promise<Result<string | null>> {
+    return documentsRpc.remove(this.handle, id);
+  }
+
+  async documentWork(id: string): Promise<DocumentWork | null> {
+    return documentsRpc.work(this.handle, id);
+  }
+
+  async markDocumentStep(
+    id: string,
+    status: 'extracting' | 'chunking' | 'embedding',
+  ): Promise<boolean> {
+    return documentsRpc.step(this.handle, id, status);
+  }
+
+  async failDocument(id: string, error: string): Promise<boolean> {
+    return documentsRpc.failed(this.handle, id, error);
+  }
+
+  async completeDocument(id: string, chunks: NewItem[], pages: number | null): Promise<boolean> {
+    return documentsRpc.complete(this.handle, id, chunks, pages);
+  }
+
+  async exportNdjson(contextId: string): Promise<string> {
+    return exportNdjson(this.sql, contextId);
+  }
+
+  /** Restores an export into this (empty) Context, all or nothing. */
+  async importNdjson(ndjson: string): Promise<Result<{ schema_version: number; rows: number }>> {
+    const result = await importIntoEmpty(this.ctx.storage, ndjson);
+    this.version = null;
+    this.vectors.reset();
+    return result;
+  }
+
+  // model-backed paths (issue 5): thin delegates to store/model-rpc.ts and store/model-paths.ts
+  private get modelHandle(): modelRpc.ModelHandle {
+    return { storage: this.ctx.storage, vectors: this.vectors };
+  }
+
+  /** 503 until the Context has the model-backed tables (schema V4). */
+  async modelReady(): Promise<Result<null>> {
+    return modelRpc.ready(this.modelHandle);
+  }
+
+  async modelRelatedFacts(statements: string[], lens: string[][]): Promise<LiveItem[]> {
+    return modelRpc.relatedFacts(this.modelHandle, statements, lens);
+  }
+
+  async modelApplyFactChanges(changes: FactChange[]): Promise<AppliedChange[]> {
+    return modelRpc.applyFactChanges(this.modelHandle, changes);
+  }
+
+  async modelRetrieve(
+    req: SearchRequest & { includeHistory: boolean },
+  ): Promise<modelRpc.RetrievedItem[]> {
+    return modelRpc.retrieve(this.modelHandle, req);
+  }
+
+  async modelCurrentItems(input: {
+    lens: string[][];
+    kinds: ('fact' | 'chunk' | 'reflection')[];
+    limit: number;
+  }): Promise<LiveItem[]> {
+    return currentItems(this.sql, input);
+  }
+
+  async modelPersistReflections(items: NewItem[], sources: string[][]): Promise<ItemRecord[]> {
+    return modelRpc.persistReflections(this.modelHandle, items, sources);
+  }
+
+  async modelApplyConsolidation(decisions: ConsolidationDecision[]): Promise<number> {
+    return modelRpc.applyConsolidation(this.modelHandle, decisions);
+  }
+
+  async modelRecordUsage(entry: ModelUsageEntry): Promise<void> {
+    recordModelUsage(this.sql, entry, new Date().toISOString());
+  }
+
+  async modelUsage(): Promise<ModelUsageTotals> {
+    return modelUsageTotals(this.sql);
+  }
+
+  async modelCacheGet(key: string): Promise<string | null> {
+    return cacheGet(this.sql, key);
+  }
+
+  async modelCachePut(key: string, body: string): Promise<void> {
+    cachePut(this.sql, key, body, new Date().toISOString());
+  }
+
+  async modelTurn(turnId: string): Promise<ReturnType<typeof modelRpc.turn>> {
+    return modelRpc.turn(this.modelHandle, turnId);
+  }
+
+  async modelSetTurnExtraction(
+    turnId: string,
+    state: { status: ExtractionStatus; facts?: number; detail?: string | null },
+  ): Promise<void> {
+    setTurnExtraction(this.sql, turnId, state, new Date().toISOString());
+  }
+
+  async modelStaleVectors(modelId: string): Promise<number> {
+    return countStaleVectors(this.sql, modelId);
+  }
+
+  async modelStaleItems(
+    modelId: string,
+    limit: number,
+  ): Promise<{ seq: number; content: string }[]> {
+    return modelRpc.staleItems(this.modelHandle, modelId, limit);
+  }
+
+  async modelStoreVectors(
+    modelId: string,
+    vectors: { seq: number; values: Float32Array }[],
+  ): Promise<number> {
+    return modelRpc.storeVectors(this.modelHandle, modelId, vectors);
+  }
+}
+
+/** Public async methods of the store, with their own signatures. */
+type RpcMethods<T> = {
+  [K in keyof T as T[K] extends (...args: never[]) => Promise<unknown> ? K : never]: T[K];
+};
+
+/**
+ * How callers see a Context's store. `DurableObjectStub<ContextStore>` maps every method through
+ * the RPC serialisation types, which tsc cannot always expand ("excessively deep") once results
+ * carry recursive JSON; every method here takes and returns plain structured-clone data, so the
+ * class's own signatures are exactly what arrives. Get one with `contextStore(env, id)`.
+ */
+export type ContextStoreStub = RpcMethods<ContextStore>;
+
+export function contextStore(env: Env, contextId: string): ContextStoreStub {
+  return env.CONTEXT_STORE.getByName(contextId) as unknown as ContextStoreStub;
 }

@@ -1,0 +1,60 @@
+import type { Context } from 'hono';
+import { MemoryError } from '../errors.ts';
+import type { MemoryEnv } from '../hono-env.ts';
+import { checkPaths } from '../scopes/grants.ts';
+import { lensFromGrant, lensPaths, parseLens, type Lens, type LensInput } from '../scopes/lens.ts';
+import type { AuthContext, Verb } from './principal.ts';
+
+/** The authenticated caller of a route behind the auth middleware. */
+export function principalOf(c: Context<MemoryEnv>): AuthContext {
+  return c.get('auth');
+}
+
+/** 403 unless the caller is a management principal. */
+export function assertManagement(auth: AuthContext): void {
+  if (auth.principal.kind !== 'management') {
+    throw new MemoryError({
+      kind: 'forbidden',
+      detail: `this operation needs a management key; the key belongs to a ${auth.principal.kind} principal`,
+    });
+  }
+}
+
+export function requireManagement(c: Context<MemoryEnv>): AuthContext {
+  const auth = principalOf(c);
+  assertManagement(auth);
+  return auth;
+}
+
+/** 403 when the key is bound to another Context (the bootstrap key reaches every Context). */
+export function assertContextAccess(auth: AuthContext, contextId: string): void {
+  if (auth.key.contextId !== null && auth.key.contextId !== contextId) {
+    throw new MemoryError({ kind: 'forbidden', detail: 'this key is not valid for this Context' });
+  }
+}
+
+/**
+ * The lens a read or write may use: the requested one checked against the key's grant for the
+ * verb (403) and scope floor (400), or the whole grant when none is requested.
+ */
+export function resolveLens(auth: AuthContext, verb: Verb, requested: LensInput | undefined): Lens {
+  if (requested === undefined) return lensFromGrant(auth.key.grants[verb]);
+  const parsed = parseLens(requested);
+  if ('problem' in parsed)
+    throw new MemoryError({ kind: 'validation-error', detail: parsed.problem });
+  const problem = checkPaths(auth.key, verb, lensPaths(parsed.lens));
+  if (problem) throw new MemoryError(problem);
+  return parsed.lens;
+}
+
+/** Route helper: Context binding plus lens resolution, for a Context in the path. */
+export function authorizeLens(
+  c: Context<MemoryEnv>,
+  contextId: string,
+  verb: Verb,
+  requested: LensInput | undefined,
+): Lens {
+  const auth = principalOf(c);
+  assertContextAccess(auth, contextId);
+  return resolveLens(auth, verb, requested);
+}

@@ -1,0 +1,197 @@
+import { assertContextAccess, assertManagement } from '../auth/guards.ts';
+import type { AuthContext } from '../auth/principal.ts';
+import { failure, MemoryError } from '../errors.ts';
+import type { StoreUsage } from '../store/types.ts';
+import type { OperationDeps } from './deps.ts';
+
+export const CONTEXT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
+/** First path segments under /api/v1 that are routes, so never Context ids. */
+export const RESERVED_CONTEXT_IDS = new Set([
+  'contexts',
+  'principals',
+  'keys',
+  'migrations',
+  'openapi.json',
+  'mcp',
+  'oauth',
+]);
+export const RESERVED_NAMESPACE = 'internal';
+const NAMESPACE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+export interface ContextRow {
+  id: string;
+  namespace: string | null;
+  token_limit: number | null;
+  enforcement_blocked: number;
+  schema_version: number;
+  usage_tokens: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ContextView {
+  id: string;
+  schema_version: number;
+  enforcement_blocked: boolean;
+  token_limit: number | null;
+  namespace: string | null;
+  created_at: string;
+  updated_at: string;
+  usage: StoreUsage & { llm_tokens: number };
+}
+
+export interface CreateContextInput {
+  id: string;
+  token_limit?: number | null | undefined;
+  namespace?: string | null | undefined;
+}
+
+export interface UpdateContextInput {
+  token_limit?: number | null | undefined;
+  enforcement_blocked?: boolean | undefined;
+  namespace?: string | null | undefined;
+}
+
+function checkNamespace(namespace: string | null | undefined): void {
+  if (namespace === null || namespace === undefined) return;
+  if (namespace.toLowerCase() === RESERVED_NAMESPACE) {
+    throw failure(
+      'unprocessable',
+      `the namespace "${RESERVED_NAMESPACE}" is reserved and cannot be bound to a Context`,
+    );
+  }
+  if (!NAMESPACE_PATTERN.test(namespace)) {
+    throw failure(
+      'validation-error',
+      'namespace: 1-64 characters of letters, digits, "_", "-" or "."',
+    );
+  }
+}
+
+async function findContext(deps: OperationDeps, id: string): Promise<ContextRow | null> {
+  return deps.db.prepare('SELECT * FROM contexts WHERE id = ?').bind(id).first<ContextRow>();
+}
+
+/**
+ * The Context a data-plane operation acts on: 403 for a key bound to another Context (checked
+ * first, so that a key never learns whether another Context exists), 404 when it does not exist.
+ */
+export async function requireContext(
+  deps: OperationDeps,
+  auth: AuthContext,
+  id: string,
+): Promise<ContextRow> {
+  assertContextAccess(auth, id);
+  const row = await findContext(deps, id);
+  if (!row)
+    throw new MemoryError({ kind: 'context-not-found', detail: `Context "${id}" does not exist` });
+  return row;
+}
+
+async function view(deps: OperationDeps, row: ContextRow): Promise<ContextView> {
+  const usage = await deps.store(row.id).usage();
+  return {
+    id: row.id,
+    schema_version: row.schema_version,
+    enforcement_blocked: row.enforcement_blocked === 1,
+    token_limit: row.token_limit,
+    namespace: row.namespace,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    usage: { ...usage, llm_tokens: row.usage_tokens },
+  };
+}
+
+export async function createContext(
+  deps: OperationDeps,
+  auth: AuthContext,
+  input: CreateContextInput,
+): Promise<ContextView> {
+  assertManagement(auth);
+  if (!CONTEXT_ID_PATTERN.test(input.id) || RESERVED_CONTEXT_IDS.has(input.id)) {
+    throw failure(
+      'validation-error',
+      'id: 1-128 characters of letters, digits, "_", "-" or ".", starting with a letter or digit, and not a reserved route name',
+    );
+  }
+  checkNamespace(input.namespace);
+  const now = new Date().toISOString();
+  const inserted = await deps.db
+    .prepare(
+      `INSERT INTO contexts (id, namespace, token_limit, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO NOTHING`,
+    )
+    .bind(input.id, input.namespace ?? null, input.token_limit ?? null, now, now)
+    .run();
+  if (inserted.meta.changes === 0)
+    throw failure('conflict', `a Context with id "${input.id}" already exists`);
+  try {
+    const version = await deps.store(input.id).initialize();
+    await deps.db
+      .prepare('UPDATE contexts SET schema_version = ? WHERE id = ?')
+      .bind(version, input.id)
+      .run();
+  } catch (err) {
+    // Leave nothing half-created: without its database the registry row would be a lie.
+    await deps.db.prepare('DELETE FROM contexts WHERE id = ?').bind(input.id).run();
+    throw err;
+  }
+  const row = await findContext(deps, input.id);
+  if (!row) throw failure('internal', 'the Context vanished while it was being created');
+  return view(deps, row);
+}
+
+export async function getContext(
+  deps: OperationDeps,
+  auth: AuthContext,
+  id: string,
+): Promise<ContextView> {
+  return view(deps, await requireContext(deps, auth, id));
+}
+
+export async function updateContext(
+  deps: OperationDeps,
+  auth: AuthContext,
+  id: string,
+  input: UpdateContextInput,
+): Promise<ContextView> {
+  assertManagement(auth);
+  const row = await requireContext(deps, auth, id);
+  checkNamespace(input.namespace);
+  const next = {
+    namespace: input.namespace === undefined ? row.namespace : input.namespace,
+    token_limit: input.token_limit === undefined ? row.token_limit : input.token_limit,
+    enforcement_blocked:
+      input.enforcement_blocked === undefined
+        ? row.enforcement_blocked
+        : input.enforcement_blocked
+          ? 1
+          : 0,
+  };
+  const now = new Date().toISOString();
+  await deps.db
+    .prepare(
+      'UPDATE contexts SET namespace = ?, token_limit = ?, enforcement_blocked = ?, updated_at = ? WHERE id = ?',
+    )
+    .bind(next.namespace, next.token_limit, next.enforcement_blocked, now, id)
+    .run();
+  return view(deps, { ...row, ...next, updated_at: now });
+}
+
+/** Removes the Context's whole database, its registry row, and revokes its keys. */
+export async function deleteContext(
+  deps: OperationDeps,
+  auth: AuthContext,
+  id: string,
+): Promise<void> {
+  assertManagement(auth);
+  await requireContext(deps, auth, id);
+  await deps.store(id).destroy();
+  const now = new Date().toISOString();
+  await deps.db.batch([
+    deps.db.prepare('DELETE FROM contexts WHERE id = ?').bind(id),
+    deps.db
+      .prepare('UPDATE api_keys SET revoked_at = ? WHERE context_id = ? AND revoked_at IS NULL')
+      .bind(now, id),
+  ]);
+}

@@ -1,0 +1,47 @@
+import type { AuthContext } from '../auth/principal.ts';
+import type { Embedder } from '../retrieval/embedder.ts';
+import { contextStore, type ContextStoreStub } from '../store/context-store.ts';
+import type { ItemRecord, JsonObject } from '../store/types.ts';
+import { inferFactsHook } from './infer-facts.ts';
+import { configuredEmbedder } from './model-provider.ts';
+
+/** Input of a fact write, after validation (shared by `?infer=full`). */
+export interface FactDraft {
+  content: string;
+  scopes: string[];
+  metadata: JsonObject | null;
+  sessionId: string | null;
+}
+
+/**
+ * The `?infer=full` hook (model-backed issue): turns one submitted fact into the facts actually
+ * stored (extracted, deduplicated, superseding...). Null means inference is not enabled and
+ * `POST /facts?infer=full` answers 422 instead of silently writing the literal text.
+ */
+export type InferFacts = (
+  deps: OperationDeps,
+  auth: AuthContext,
+  input: { contextId: string; draft: FactDraft },
+) => Promise<ItemRecord[]>;
+
+/** Everything an operation needs, injected so REST routes, MCP tools and tests share one path. */
+export interface OperationDeps {
+  env: Env;
+  db: D1Database;
+  /** The Context's own database (does not check that the Context exists: see requireContext). */
+  store(contextId: string): ContextStoreStub;
+  embedder: Embedder;
+  inferFacts: InferFacts | null;
+}
+
+/** Default wiring from the Worker's bindings; the model-backed issue swaps embedder/inferFacts here. */
+export function createDeps(env: Env, overrides: Partial<OperationDeps> = {}): OperationDeps {
+  return {
+    env,
+    db: env.DB,
+    store: (contextId) => contextStore(env, contextId),
+    embedder: configuredEmbedder(env),
+    inferFacts: inferFactsHook,
+    ...overrides,
+  };
+}

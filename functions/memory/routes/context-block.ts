@@ -1,0 +1,59 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { principalOf } from '../auth/guards.ts';
+import { buildContextBlock, MAX_CONTEXT_TOKENS } from '../operations/context-block.ts';
+import type { RouteModule } from './registry.ts';
+import { commonErrors, ContextIdParam, jsonBody, jsonResponse, notFound } from './schemas.ts';
+
+const route = createRoute({
+  method: 'post',
+  path: '/api/v1/{context_id}/context',
+  operationId: 'buildContext',
+  tags: ['context'],
+  summary: 'A prompt-ready block of relevant facts and recent turns under max_tokens (o200k_base)',
+  request: {
+    params: ContextIdParam,
+    body: jsonBody(
+      z.object({
+        query: z.string().max(4096).optional(),
+        session_id: z.string().min(1).max(128).optional(),
+        max_tokens: z.number().int().min(1).max(MAX_CONTEXT_TOKENS).optional(),
+      }),
+    ),
+  },
+  responses: {
+    200: jsonResponse(
+      z.object({
+        context: z.string(),
+        items: z.array(
+          z.object({
+            id: z.string(),
+            kind: z.enum(['fact', 'chunk', 'reflection', 'turn']),
+            content: z.string(),
+            score: z.number().optional(),
+            role: z.string().optional(),
+          }),
+        ),
+        tokens: z.number().int(),
+        max_tokens: z.number().int(),
+      }),
+      'The block and what went into it',
+    ),
+    ...commonErrors,
+    ...notFound,
+  },
+});
+
+export const contextBlockRoutes: RouteModule = {
+  name: 'context-block',
+  register(app) {
+    app.openapi(route, async (c) =>
+      c.json(
+        await buildContextBlock(c.get('deps'), principalOf(c), {
+          contextId: c.req.valid('param').context_id,
+          ...c.req.valid('json'),
+        }),
+        200,
+      ),
+    );
+  },
+};

@@ -1,0 +1,135 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { principalOf } from '../auth/guards.ts';
+import { createContext, deleteContext, getContext, updateContext } from '../operations/contexts.ts';
+import type { RouteModule } from './registry.ts';
+import {
+  commonErrors,
+  conflict,
+  jsonBody,
+  jsonResponse,
+  notFound,
+  unprocessable,
+} from './schemas.ts';
+
+const ContextSchema = z
+  .object({
+    id: z.string(),
+    schema_version: z.number().int(),
+    enforcement_blocked: z.boolean(),
+    token_limit: z.number().int().nullable(),
+    namespace: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    usage: z.object({
+      facts: z.number().int(),
+      chunks: z.number().int(),
+      reflections: z.number().int(),
+      sessions: z.number().int(),
+      turns: z.number().int(),
+      llm_tokens: z.number().int(),
+    }),
+  })
+  .openapi('Context');
+
+const IdParam = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(128)
+    .openapi({ param: { name: 'id', in: 'path' } }),
+});
+const TokenLimit = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable();
+const Namespace = z.string().min(1).max(64).nullable();
+
+const create = createRoute({
+  method: 'post',
+  path: '/api/v1/contexts',
+  operationId: 'createContext',
+  tags: ['contexts'],
+  summary: 'Create a Context (management key)',
+  request: {
+    body: jsonBody(
+      z.object({
+        id: z.string().min(1).max(128),
+        token_limit: TokenLimit.optional(),
+        namespace: Namespace.optional(),
+      }),
+    ),
+  },
+  responses: {
+    201: jsonResponse(ContextSchema, 'The new Context'),
+    ...commonErrors,
+    ...conflict,
+    ...unprocessable,
+  },
+});
+
+const get = createRoute({
+  method: 'get',
+  path: '/api/v1/contexts/{id}',
+  operationId: 'getContext',
+  tags: ['contexts'],
+  request: { params: IdParam },
+  responses: { 200: jsonResponse(ContextSchema, 'The Context'), ...commonErrors, ...notFound },
+});
+
+const update = createRoute({
+  method: 'patch',
+  path: '/api/v1/contexts/{id}',
+  operationId: 'updateContext',
+  tags: ['contexts'],
+  summary: 'Update token_limit, enforcement_blocked or namespace (management key)',
+  request: {
+    params: IdParam,
+    body: jsonBody(
+      z.object({
+        token_limit: TokenLimit.optional(),
+        enforcement_blocked: z.boolean().optional(),
+        namespace: Namespace.optional(),
+      }),
+    ),
+  },
+  responses: {
+    200: jsonResponse(ContextSchema, 'The updated Context'),
+    ...commonErrors,
+    ...notFound,
+    ...unprocessable,
+  },
+});
+
+const remove = createRoute({
+  method: 'delete',
+  path: '/api/v1/contexts/{id}',
+  operationId: 'deleteContext',
+  tags: ['contexts'],
+  summary: 'Delete a Context and its whole database (management key)',
+  request: { params: IdParam },
+  responses: { 204: { description: 'Deleted' }, ...commonErrors, ...notFound },
+});
+
+export const contextsRoutes: RouteModule = {
+  name: 'contexts',
+  register(app) {
+    app.openapi(create, async (c) =>
+      c.json(await createContext(c.get('deps'), principalOf(c), c.req.valid('json')), 201),
+    );
+    app.openapi(get, async (c) =>
+      c.json(await getContext(c.get('deps'), principalOf(c), c.req.valid('param').id), 200),
+    );
+    app.openapi(update, async (c) =>
+      c.json(
+        await updateContext(
+          c.get('deps'),
+          principalOf(c),
+          c.req.valid('param').id,
+          c.req.valid('json'),
+        ),
+        200,
+      ),
+    );
+    app.openapi(remove, async (c) => {
+      await deleteContext(c.get('deps'), principalOf(c), c.req.valid('param').id);
+      return c.body(null, 204);
+    });
+  },
+};

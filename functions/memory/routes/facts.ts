@@ -1,0 +1,211 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { principalOf } from '../auth/guards.ts';
+import { failure } from '../errors.ts';
+import type { MemoryEnv } from '../hono-env.ts';
+import { deleteFact, getFact, listFacts } from '../operations/facts.ts';
+import { writeFacts } from '../operations/write-fact.ts';
+import type { StoredResponse } from '../operations/idempotency.ts';
+import type { LensInput } from '../scopes/lens.ts';
+import { ITEM_KINDS } from '../store/types.ts';
+import type { RouteModule } from './registry.ts';
+import {
+  commonErrors,
+  conflict,
+  ContextIdParam,
+  FactInput,
+  jsonBody,
+  jsonResponse,
+  Lens,
+  MemoryItem,
+  notFound,
+  unprocessable,
+} from './schemas.ts';
+
+const FactsResponse = z.object({ facts: z.array(MemoryItem) }).openapi('Facts');
+const IdempotencyHeader = z.object({
+  'idempotency-key': z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .openapi({ param: { name: 'Idempotency-Key', in: 'header' } }),
+});
+const FactIdParam = ContextIdParam.extend({ id: z.string().min(1).max(128) });
+
+const create = createRoute({
+  method: 'post',
+  path: '/api/v1/{context_id}/facts',
+  operationId: 'createFact',
+  tags: ['facts'],
+  summary: 'Write a fact (Idempotency-Key honoured; ?infer=full is model-backed)',
+  request: {
+    params: ContextIdParam,
+    query: z.object({
+      infer: z.enum(['full'], { error: 'infer must be "full" when given' }).optional(),
+    }),
+    headers: IdempotencyHeader,
+    body: jsonBody(FactInput.extend({ session_id: z.string().min(1).max(128).optional() })),
+  },
+  responses: {
+    201: jsonResponse(FactsResponse, 'The stored fact(s)'),
+    ...commonErrors,
+    ...notFound,
+    ...conflict,
+    ...unprocessable,
+  },
+});
+
+const batch = createRoute({
+  method: 'post',
+  path: '/api/v1/{context_id}/facts/batch',
+  operationId: 'createFactsBatch',
+  tags: ['facts'],
+  summary: 'Write 1..100 facts, all or nothing (Idempotency-Key honoured)',
+  request: {
+    params: ContextIdParam,
+    headers: IdempotencyHeader,
+    body: jsonBody(z.object({ facts: z.array(FactInput).min(1).max(100) })),
+  },
+  responses: {
+    201: jsonResponse(FactsResponse, 'The stored facts'),
+    ...commonErrors,
+    ...notFound,
+    ...conflict,
+  },
+});
+
+const get = createRoute({
+  method: 'get',
+  path: '/api/v1/{context_id}/facts/{id}',
+  operationId: 'getFact',
+  tags: ['facts'],
+  request: { params: FactIdParam },
+  responses: { 200: jsonResponse(MemoryItem, 'The fact'), ...commonErrors, ...notFound },
+});
+
+const list = createRoute({
+  method: 'get',
+  path: '/api/v1/{context_id}/facts',
+  operationId: 'listFacts',
+  tags: ['facts'],
+  summary: 'Facts in insertion order, cursor-paginated, filtered by a lens',
+  request: {
+    params: ContextIdParam,
+    query: z.object({
+      cursor: z.string().max(64).optional(),
+      limit: z.coerce.number().int().min(1).max(100).default(50),
+      lens: z
+        .string()
+        .max(8192)
+        .optional()
+        .openapi({ description: 'JSON-encoded lens, e.g. ["team:eng",["a","b"]]' }),
+      kind: z.enum(ITEM_KINDS).optional(),
+    }),
+  },
+  responses: {
+    200: jsonResponse(
+      z.object({ facts: z.array(MemoryItem), next_cursor: z.string().nullable() }),
+      'A page of facts',
+    ),
+    ...commonErrors,
+    ...notFound,
+  },
+});
+
+const remove = createRoute({
+  method: 'delete',
+  path: '/api/v1/{context_id}/facts/{id}',
+  operationId: 'deleteFact',
+  tags: ['facts'],
+  summary: 'Forget a fact: it leaves every index at once',
+  request: { params: FactIdParam },
+  responses: { 204: { description: 'Deleted' }, ...commonErrors, ...notFound, ...unprocessable },
+});
+
+function parseLensParam(raw: string | undefined): LensInput | undefined {
+  if (raw === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw failure(
+      'validation-error',
+      'lens: not valid JSON (expected e.g. ["team:eng",["a","b"]])',
+    );
+  }
+  const parsed = Lens.safeParse(value);
+  if (!parsed.success)
+    throw failure(
+      'validation-error',
+      `lens: ${parsed.error.issues.map((i) => i.message).join('; ')}`,
+    );
+  return parsed.data;
+}
+
+function send(c: Context<MemoryEnv>, stored: StoredResponse) {
+  if (stored.replayed) c.header('idempotency-replayed', 'true');
+  return c.json(stored.body as z.infer<typeof FactsResponse>, 201);
+}
+
+export const factsRoutes: RouteModule = {
+  name: 'facts',
+  register(app) {
+    app.openapi(create, async (c) => {
+      const body = c.req.valid('json');
+      const stored = await writeFacts(c.get('deps'), principalOf(c), {
+        contextId: c.req.valid('param').context_id,
+        drafts: [
+          {
+            content: body.content,
+            scopes: body.scopes ?? [],
+            metadata: body.metadata ?? null,
+            sessionId: body.session_id ?? null,
+          },
+        ],
+        infer: c.req.valid('query').infer ?? null,
+        idempotencyKey: c.req.valid('header')['idempotency-key'] ?? null,
+        operation: 'facts.create',
+      });
+      return send(c, stored);
+    });
+    app.openapi(batch, async (c) => {
+      const stored = await writeFacts(c.get('deps'), principalOf(c), {
+        contextId: c.req.valid('param').context_id,
+        drafts: c.req.valid('json').facts.map((f) => ({
+          content: f.content,
+          scopes: f.scopes ?? [],
+          metadata: f.metadata ?? null,
+          sessionId: null,
+        })),
+        infer: null,
+        idempotencyKey: c.req.valid('header')['idempotency-key'] ?? null,
+        operation: 'facts.batch',
+      });
+      return send(c, stored);
+    });
+    app.openapi(get, async (c) => {
+      const { context_id, id } = c.req.valid('param');
+      return c.json(
+        await getFact(c.get('deps'), principalOf(c), { contextId: context_id, id }),
+        200,
+      );
+    });
+    app.openapi(list, async (c) => {
+      const q = c.req.valid('query');
+      const page = await listFacts(c.get('deps'), principalOf(c), {
+        contextId: c.req.valid('param').context_id,
+        cursor: q.cursor ?? null,
+        limit: q.limit,
+        lens: parseLensParam(q.lens),
+        kind: q.kind ?? null,
+      });
+      return c.json(page, 200);
+    });
+    app.openapi(remove, async (c) => {
+      const { context_id, id } = c.req.valid('param');
+      await deleteFact(c.get('deps'), principalOf(c), { contextId: context_id, id });
+      return c.body(null, 204);
+    });
+  },
+};

@@ -1,0 +1,34 @@
+import type { RouteModule } from './registry.ts';
+import { chatRoutes } from './chat.ts';
+import { consolidateRoutes } from './consolidate.ts';
+import { contextBlockRoutes } from './context-block.ts';
+import { contextsRoutes } from './contexts.ts';
+import { documentsRoutes } from './documents.ts';
+import { factsRoutes } from './facts.ts';
+import { keysRoutes } from './keys.ts';
+import { mcpRoutes } from '../mcp/route.ts';
+import { principalsRoutes } from './principals.ts';
+import { queryRoutes } from './query.ts';
+import { reflectRoutes } from './reflect.ts';
+import { sessionContextRoutes } from './session-context.ts';
+import { sessionsRoutes } from './sessions.ts';
+
+/**
+ * Every route group of the memory service, in registration order. To add a group: one import and
+ * one entry here. Control-plane groups come before the `/api/v1/{context_id}/...` groups.
+ */
+export const ROUTE_MODULES: readonly RouteModule[] = [
+  contextsRoutes,
+  principalsRoutes,
+  keysRoutes,
+  factsRoutes,
+  queryRoutes,
+  sessionsRoutes,
+  contextBlockRoutes,
+  mcpRoutes,
+  documentsRoutes,
+  chatRoutes,
+  reflectRoutes,
+  consolidateRoutes,
+  sessionContextRoutes,
+];

@@ -1,0 +1,83 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { principalOf } from '../auth/guards.ts';
+import { PRINCIPAL_KINDS } from '../auth/principal.ts';
+import { createKey, revokeKey } from '../operations/keys.ts';
+import type { RouteModule } from './registry.ts';
+import { commonErrors, jsonBody, jsonResponse, notFound, ScopePath } from './schemas.ts';
+
+const GrantPaths = z.array(ScopePath).max(64);
+const GrantsSchema = z.object({
+  'memory:read': GrantPaths.optional(),
+  'memory:write': GrantPaths.optional(),
+  'memory:forget': GrantPaths.optional(),
+});
+
+const KeySchema = z
+  .object({
+    id: z.string(),
+    principal_id: z.string(),
+    context_id: z.string(),
+    kind: z.enum(PRINCIPAL_KINDS),
+    prefix: z.string(),
+    grants: z.object({
+      'memory:read': z.array(z.string()),
+      'memory:write': z.array(z.string()),
+      'memory:forget': z.array(z.string()),
+    }),
+    scope_floor: z.string().nullable(),
+    created_at: z.string(),
+    revoked_at: z.string().nullable(),
+  })
+  .openapi('ApiKey');
+
+const create = createRoute({
+  method: 'post',
+  path: '/api/v1/keys',
+  operationId: 'createKey',
+  tags: ['keys'],
+  summary:
+    'Issue an API key for a principal and a Context; the secret is shown once (management key)',
+  request: {
+    body: jsonBody(
+      z.object({
+        principal_id: z.string().min(1).max(128),
+        context_id: z.string().min(1).max(128),
+        grants: GrantsSchema,
+        scope_floor: ScopePath.nullable().optional(),
+      }),
+    ),
+  },
+  responses: {
+    201: jsonResponse(
+      KeySchema.extend({
+        key: z.string().openapi({ description: 'The secret; shown only here.' }),
+      }),
+      'Issued',
+    ),
+    ...commonErrors,
+    ...notFound,
+  },
+});
+
+const revoke = createRoute({
+  method: 'delete',
+  path: '/api/v1/keys/{id}',
+  operationId: 'revokeKey',
+  tags: ['keys'],
+  summary: 'Revoke a key (management key)',
+  request: { params: z.object({ id: z.string().min(1).max(128) }) },
+  responses: { 204: { description: 'Revoked' }, ...commonErrors, ...notFound },
+});
+
+export const keysRoutes: RouteModule = {
+  name: 'keys',
+  register(app) {
+    app.openapi(create, async (c) =>
+      c.json(await createKey(c.get('deps'), principalOf(c), c.req.valid('json')), 201),
+    );
+    app.openapi(revoke, async (c) => {
+      await revokeKey(c.get('deps'), principalOf(c), c.req.valid('param').id);
+      return c.body(null, 204);
+    });
+  },
+};

@@ -1,0 +1,65 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { principalOf } from '../auth/guards.ts';
+import { PRINCIPAL_KINDS } from '../auth/principal.ts';
+import { createPrincipal, getPrincipal } from '../operations/principals.ts';
+import type { RouteModule } from './registry.ts';
+import { commonErrors, conflict, jsonBody, jsonResponse, notFound } from './schemas.ts';
+
+const PrincipalSchema = z
+  .object({
+    id: z.string(),
+    kind: z.enum(PRINCIPAL_KINDS),
+    display_name: z.string(),
+    external_id: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .openapi('Principal');
+
+const create = createRoute({
+  method: 'post',
+  path: '/api/v1/principals',
+  operationId: 'createPrincipal',
+  tags: ['principals'],
+  summary: 'Create a principal, or get the one with this external_id (management key)',
+  request: {
+    body: jsonBody(
+      z.object({
+        kind: z.enum(PRINCIPAL_KINDS),
+        display_name: z.string().trim().min(1).max(200),
+        external_id: z.string().min(1).max(200).optional(),
+      }),
+    ),
+  },
+  responses: {
+    201: jsonResponse(PrincipalSchema, 'Created'),
+    200: jsonResponse(PrincipalSchema, 'The existing principal with this external_id'),
+    ...commonErrors,
+    ...conflict,
+  },
+});
+
+const get = createRoute({
+  method: 'get',
+  path: '/api/v1/principals/{id}',
+  operationId: 'getPrincipal',
+  tags: ['principals'],
+  request: { params: z.object({ id: z.string().min(1).max(128) }) },
+  responses: { 200: jsonResponse(PrincipalSchema, 'The principal'), ...commonErrors, ...notFound },
+});
+
+export const principalsRoutes: RouteModule = {
+  name: 'principals',
+  register(app) {
+    app.openapi(create, async (c) => {
+      const { created, principal } = await createPrincipal(
+        c.get('deps'),
+        principalOf(c),
+        c.req.valid('json'),
+      );
+      return created ? c.json(principal, 201) : c.json(principal, 200);
+    });
+    app.openapi(get, async (c) =>
+      c.json(await getPrincipal(c.get('deps'), principalOf(c), c.req.valid('param').id), 200),
+    );
+  },
+};

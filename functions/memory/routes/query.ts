@@ -1,0 +1,77 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { principalOf } from '../auth/guards.ts';
+import { DEFAULT_K, MAX_K, query } from '../operations/query.ts';
+import { ITEM_KINDS } from '../store/types.ts';
+import type { RouteModule } from './registry.ts';
+import {
+  commonErrors,
+  ContextIdParam,
+  jsonBody,
+  jsonResponse,
+  Lens,
+  notFound,
+  SearchModeSchema,
+} from './schemas.ts';
+
+const Rank = z.number().int().nullable();
+const QueryResult = z
+  .object({
+    id: z.string(),
+    kind: z.enum(ITEM_KINDS),
+    content: z.string(),
+    score: z.number(),
+    scopes: z.array(z.string()),
+    metadata: z.record(z.string(), z.json()).nullable(),
+    created_at: z.string(),
+    ranks: z.object({ bm25: Rank, vector: Rank, graph: Rank.optional() }).optional().openapi({
+      description:
+        'hybrid and hybrid_graph: the 1-based rank of the item in each fused list (null when absent)',
+    }),
+  })
+  .openapi('QueryResult');
+
+const route = createRoute({
+  method: 'post',
+  path: '/api/v1/{context_id}/query',
+  operationId: 'queryMemory',
+  tags: ['query'],
+  summary: 'Knowledge query: vector, bm25, hybrid (RRF k=60) or hybrid_graph',
+  request: {
+    params: ContextIdParam,
+    body: jsonBody(
+      z.object({
+        query: z.string().trim().min(1).max(4096),
+        mode: SearchModeSchema.default('hybrid'),
+        k: z.number().int().min(1).max(MAX_K).default(DEFAULT_K),
+        lens: Lens.optional(),
+        kinds: z.array(z.enum(ITEM_KINDS)).min(1).optional(),
+      }),
+    ),
+  },
+  responses: {
+    200: jsonResponse(
+      z.object({ mode: SearchModeSchema, results: z.array(QueryResult) }),
+      'Ranked results',
+    ),
+    ...commonErrors,
+    ...notFound,
+  },
+});
+
+export const queryRoutes: RouteModule = {
+  name: 'query',
+  register(app) {
+    app.openapi(route, async (c) => {
+      const body = c.req.valid('json');
+      const result = await query(c.get('deps'), principalOf(c), {
+        contextId: c.req.valid('param').context_id,
+        query: body.query,
+        mode: body.mode,
+        k: body.k,
+        lens: body.lens,
+        kinds: body.kinds,
+      });
+      return c.json(result, 200);
+    });
+  },
+};

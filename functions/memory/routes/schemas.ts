@@ -1,0 +1,102 @@
+import { z } from '@hono/zod-openapi';
+import { ITEM_KINDS, SEARCH_MODES } from '../store/types.ts';
+
+/** Request and response schemas shared by the route groups (one source for validation and OpenAPI). */
+
+export const MAX_CONTENT_CHARS = 32_768;
+export const MAX_METADATA_BYTES = 16_384;
+export const MAX_SCOPES = 16;
+
+export const Problem = z
+  .object({
+    type: z.string().openapi({ example: 'https://engram.example/errors/validation-error' }),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    instance: z.string(),
+    code: z.string(),
+    resolution: z.string(),
+    retry_after: z.number().int().nullable().optional(),
+  })
+  .openapi('Problem');
+
+const problem = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: Problem } },
+});
+
+/** The error responses every authenticated route can produce. */
+export const commonErrors = {
+  400: problem(
+    'validation-error: malformed JSON, a missing or invalid field, or a scope below the key’s floor',
+  ),
+  401: problem('unauthorized: missing, malformed, unknown or revoked key'),
+  403: problem(
+    'forbidden: the key may not do this (management only, scope outside the grant, other Context)',
+  ),
+  429: problem(
+    'rate-limited: per-minute limit of the key and Context; see retry_after and Retry-After',
+  ),
+  503: problem('service unavailable: load shed; see Retry-After'),
+} as const;
+
+export const notFound = { 404: problem('not-found or context-not-found') } as const;
+export const conflict = { 409: problem('conflict') } as const;
+export const unprocessable = { 422: problem('unprocessable') } as const;
+
+export const ScopePath = z.string().min(1).max(256).openapi({ example: 'team:eng/user:alice' });
+
+export const Lens = z
+  .array(z.union([ScopePath, z.array(ScopePath).min(1)]))
+  .min(1)
+  .max(64)
+  .openapi({
+    description: 'Disjunctive normal form: flat entries are OR-ed; a nested array is AND-ed.',
+    example: ['team:eng', ['team:sales', 'region:eu']],
+  });
+
+export const Metadata = z
+  .record(z.string(), z.json())
+  .refine((m) => JSON.stringify(m).length <= MAX_METADATA_BYTES, {
+    message: `metadata must serialise to at most ${MAX_METADATA_BYTES} bytes`,
+  })
+  .openapi({ example: { source: 'chat' } });
+
+export const ContextIdParam = z.object({
+  context_id: z
+    .string()
+    .min(1)
+    .max(128)
+    .openapi({ param: { name: 'context_id', in: 'path' }, example: 'acme-support' }),
+});
+
+export const MemoryItem = z
+  .object({
+    id: z.string(),
+    kind: z.enum(ITEM_KINDS),
+    content: z.string(),
+    scopes: z.array(z.string()),
+    metadata: z.record(z.string(), z.json()).nullable(),
+    session_id: z.string().nullable(),
+    source_id: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .openapi('Fact');
+
+export const FactInput = z.object({
+  content: z.string().trim().min(1).max(MAX_CONTENT_CHARS),
+  scopes: z.array(ScopePath).max(MAX_SCOPES).optional(),
+  metadata: Metadata.optional(),
+});
+
+export const SearchModeSchema = z.enum(SEARCH_MODES, {
+  error: `mode must be one of ${SEARCH_MODES.join(', ')}`,
+});
+
+export function jsonBody<T extends z.ZodType>(schema: T) {
+  return { content: { 'application/json': { schema } }, required: true } as const;
+}
+
+export function jsonResponse<T extends z.ZodType>(schema: T, description: string) {
+  return { content: { 'application/json': { schema } }, description } as const;
+}

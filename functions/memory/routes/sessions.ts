@@ -1,0 +1,214 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { principalOf } from '../auth/guards.ts';
+import {
+  appendTurn,
+  createSession,
+  deleteSession,
+  getSession,
+  listSessions,
+  listTurns,
+  MAX_TURNS_PAGE,
+  TURN_ROLES,
+} from '../operations/sessions.ts';
+import type { RouteModule } from './registry.ts';
+import {
+  commonErrors,
+  conflict,
+  ContextIdParam,
+  jsonBody,
+  jsonResponse,
+  MAX_CONTENT_CHARS,
+  Metadata,
+  notFound,
+} from './schemas.ts';
+
+const SessionSchema = z
+  .object({
+    id: z.string(),
+    metadata: z.record(z.string(), z.json()).nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    turn_count: z.number().int(),
+  })
+  .openapi('Session');
+
+const TurnSchema = z
+  .object({
+    id: z.string(),
+    session_id: z.string(),
+    role: z.string(),
+    content: z.string(),
+    created_at: z.string(),
+  })
+  .openapi('Turn');
+
+const SessionParam = ContextIdParam.extend({ session_id: z.string().min(1).max(128) });
+const Page = (max: number, def: number) =>
+  z.object({
+    limit: z.coerce.number().int().min(1).max(max).default(def),
+    offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  });
+
+const create = createRoute({
+  method: 'post',
+  path: '/api/v1/{context_id}/sessions',
+  operationId: 'createSession',
+  tags: ['sessions'],
+  request: {
+    params: ContextIdParam,
+    body: jsonBody(
+      z.object({
+        id: z
+          .string()
+          .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/, 'id: letters, digits, "_", "-", "."')
+          .optional(),
+        metadata: Metadata.optional(),
+      }),
+    ),
+  },
+  responses: {
+    201: jsonResponse(SessionSchema, 'Created'),
+    ...commonErrors,
+    ...notFound,
+    ...conflict,
+  },
+});
+
+const list = createRoute({
+  method: 'get',
+  path: '/api/v1/{context_id}/sessions',
+  operationId: 'listSessions',
+  tags: ['sessions'],
+  request: { params: ContextIdParam, query: Page(100, 50) },
+  responses: {
+    200: jsonResponse(
+      z.object({ sessions: z.array(SessionSchema), total: z.number().int() }),
+      'A page of sessions',
+    ),
+    ...commonErrors,
+    ...notFound,
+  },
+});
+
+const get = createRoute({
+  method: 'get',
+  path: '/api/v1/{context_id}/sessions/{session_id}',
+  operationId: 'getSession',
+  tags: ['sessions'],
+  request: { params: SessionParam },
+  responses: { 200: jsonResponse(SessionSchema, 'The session'), ...commonErrors, ...notFound },
+});
+
+const remove = createRoute({
+  method: 'delete',
+  path: '/api/v1/{context_id}/sessions/{session_id}',
+  operationId: 'deleteSession',
+  tags: ['sessions'],
+  request: { params: SessionParam },
+  responses: { 204: { description: 'Deleted with its turns' }, ...commonErrors, ...notFound },
+});
+
+const append = createRoute({
+  method: 'post',
+  path: '/api/v1/{context_id}/sessions/{session_id}/turns',
+  operationId: 'appendTurn',
+  tags: ['sessions'],
+  request: {
+    params: SessionParam,
+    body: jsonBody(
+      z.object({ role: z.enum(TURN_ROLES), content: z.string().min(1).max(MAX_CONTENT_CHARS) }),
+    ),
+  },
+  responses: { 201: jsonResponse(TurnSchema, 'Stored'), ...commonErrors, ...notFound },
+});
+
+const turns = createRoute({
+  method: 'get',
+  path: '/api/v1/{context_id}/sessions/{session_id}/turns',
+  operationId: 'listTurns',
+  tags: ['sessions'],
+  request: { params: SessionParam, query: Page(MAX_TURNS_PAGE, 100) },
+  responses: {
+    200: jsonResponse(
+      z.object({
+        turns: z.array(TurnSchema),
+        total: z.number().int(),
+        limit: z.number().int(),
+        offset: z.number().int(),
+      }),
+      'Turns, oldest first',
+    ),
+    ...commonErrors,
+    ...notFound,
+  },
+});
+
+export const sessionsRoutes: RouteModule = {
+  name: 'sessions',
+  register(app) {
+    app.openapi(create, async (c) => {
+      const body = c.req.valid('json');
+      return c.json(
+        await createSession(c.get('deps'), principalOf(c), {
+          contextId: c.req.valid('param').context_id,
+          id: body.id,
+          metadata: body.metadata,
+        }),
+        201,
+      );
+    });
+    app.openapi(list, async (c) => {
+      const q = c.req.valid('query');
+      return c.json(
+        await listSessions(c.get('deps'), principalOf(c), {
+          contextId: c.req.valid('param').context_id,
+          ...q,
+        }),
+        200,
+      );
+    });
+    app.openapi(get, async (c) => {
+      const p = c.req.valid('param');
+      return c.json(
+        await getSession(c.get('deps'), principalOf(c), {
+          contextId: p.context_id,
+          sessionId: p.session_id,
+        }),
+        200,
+      );
+    });
+    app.openapi(remove, async (c) => {
+      const p = c.req.valid('param');
+      await deleteSession(c.get('deps'), principalOf(c), {
+        contextId: p.context_id,
+        sessionId: p.session_id,
+      });
+      return c.body(null, 204);
+    });
+    app.openapi(append, async (c) => {
+      const p = c.req.valid('param');
+      const body = c.req.valid('json');
+      return c.json(
+        await appendTurn(c.get('deps'), principalOf(c), {
+          contextId: p.context_id,
+          sessionId: p.session_id,
+          role: body.role,
+          content: body.content,
+        }),
+        201,
+      );
+    });
+    app.openapi(turns, async (c) => {
+      const p = c.req.valid('param');
+      const q = c.req.valid('query');
+      return c.json(
+        await listTurns(c.get('deps'), principalOf(c), {
+          contextId: p.context_id,
+          sessionId: p.session_id,
+          ...q,
+        }),
+        200,
+      );
+    });
+  },
+};

@@ -1,0 +1,98 @@
+/**
+ * Memory items: the one searchable unit. Facts (this issue), document chunks (documents issue)
+ * and reflections (model-backed issue) are rows of the same table and go through the same FTS5,
+ * vector and entity machinery, so every query mode returns them with their `kind`.
+ */
+export type ItemKind = 'fact' | 'chunk' | 'reflection';
+export const ITEM_KINDS = ['fact', 'chunk', 'reflection'] as const;
+
+export interface StoredVector {
+  modelId: string;
+  values: Float32Array;
+}
+
+export interface NewItem {
+  kind: ItemKind;
+  content: string;
+  scopes: string[];
+  metadata: JsonObject | null;
+  sessionId: string | null;
+  /** For chunks: the `document:<id>` they came from; for reflections: what they summarise. */
+  sourceId: string | null;
+  /** Embedding computed in the Worker (the embedder may call a network model). */
+  vector: StoredVector | null;
+  /** Entity names; when absent they are extracted from the content. */
+  entities?: string[];
+}
+
+export interface ItemRecord {
+  id: string;
+  kind: ItemKind;
+  content: string;
+  scopes: string[];
+  metadata: JsonObject | null;
+  session_id: string | null;
+  source_id: string | null;
+  created_at: string;
+}
+
+export type SearchMode = 'vector' | 'bm25' | 'hybrid' | 'hybrid_graph';
+export const SEARCH_MODES = ['vector', 'bm25', 'hybrid', 'hybrid_graph'] as const;
+
+export interface SearchRequest {
+  mode: SearchMode;
+  text: string;
+  /** Query embedding for vector/hybrid modes, with its model id. */
+  vector: StoredVector | null;
+  k: number;
+  /** DNF lens already checked against the caller's grant. */
+  lens: string[][];
+  /** Restrict to these kinds (all kinds when absent). */
+  kinds?: ItemKind[];
+}
+
+export interface SearchRanks {
+  bm25: number | null;
+  vector: number | null;
+  graph?: number | null;
+}
+
+export interface SearchHit {
+  id: string;
+  kind: ItemKind;
+  content: string;
+  score: number;
+  scopes: string[];
+  metadata: JsonObject | null;
+  created_at: string;
+  ranks?: SearchRanks;
+}
+
+export interface SessionRecord {
+  id: string;
+  metadata: JsonObject | null;
+  created_at: string;
+  updated_at: string;
+  turn_count: number;
+}
+
+export interface TurnRecord {
+  id: string;
+  session_id: string;
+  role: string;
+  content: string;
+  created_at: string;
+}
+
+export interface StoreUsage {
+  facts: number;
+  chunks: number;
+  reflections: number;
+  sessions: number;
+  turns: number;
+}
+
+/** JSON values as they cross RPC (an `unknown` would not be serialisable in the stub's type). */
+export type JsonValue =
+  string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };

@@ -1,0 +1,18 @@
+import type { StoreUsage } from './types.ts';
+
+/** Row counts of one Context, as reported in the Context's `usage`. */
+export function usage(sql: SqlStorage): StoreUsage {
+  const byKind = new Map(
+    sql
+      .exec<{ kind: string; n: number }>('SELECT kind, COUNT(*) AS n FROM items GROUP BY kind')
+      .toArray()
+      .map((r) => [r.kind, r.n]),
+  );
+  return {
+    facts: byKind.get('fact') ?? 0,
+    chunks: byKind.get('chunk') ?? 0,
+    reflections: byKind.get('reflection') ?? 0,
+    sessions: sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM sessions').one().n,
+    turns: sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM turns').one().n,
+  };
+}
