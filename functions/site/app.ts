@@ -68,7 +68,8 @@ export async function handleSiteRequest(
     });
   }
   // The build's private files (manifest, search index) are for this Worker only.
-  if (path === AGENT_PREFIX.slice(0, -1) || path.startsWith(AGENT_PREFIX)) {
+  // The 404 page is served for unknown pages only, never as a page of its own with status 200.
+  if (path === AGENT_PREFIX.slice(0, -1) || path.startsWith(AGENT_PREFIX) || path === '/404') {
     return pageNotFound(assets, url, wantsMarkdown);
   }
   if (isDocumentPath(path)) return handleDocument(request, url, assets);

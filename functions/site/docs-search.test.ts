@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildIndex, search, snippetAround, tokenize } from './docs-search.ts';
+import { buildIndex, plainText, search, snippetAround, tokenize } from './docs-search.ts';
 
 const DOCS = [
   {
@@ -49,6 +49,23 @@ describe('built-in docs search (BM25)', () => {
     expect(search(index, 'search', 1)).toHaveLength(1);
     expect(search(index, 'zebra', 10)).toEqual([]);
     expect(search(index, '   ', 10)).toEqual([]);
+  });
+
+  it('strips markdown syntax from what it indexes and quotes', () => {
+    expect(
+      plainText(
+        '# Title\n\nSee [the docs](/docs) and **bold** `code`.\n\n| a | b |\n| --- | --- |\n| 1 | 2 |',
+      ),
+    ).toBe('Title See the docs and bold code . a b 1 2');
+    const md = buildIndex([
+      {
+        title: 'T',
+        url: '/t',
+        markdownUrl: '/t.md',
+        text: '## Usage\n\nCall [recall](/docs/api/query).',
+      },
+    ]);
+    expect(search(md, 'recall', 1)[0]?.snippet).toBe('Usage Call recall.');
   });
 
   it('cuts a snippet around the first hit', () => {

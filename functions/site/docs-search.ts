@@ -14,6 +14,8 @@ export interface SearchResult {
 
 interface IndexedDocument {
   doc: SearchDocument;
+  /** The document's text without markdown syntax: what snippets are cut from. */
+  plain: string;
   terms: Map<string, number>;
   length: number;
 }
@@ -34,6 +36,18 @@ export function tokenize(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
+/** Markdown to readable text: link targets, heading marks, emphasis and table pipes removed. */
+export function plainText(markdown: string): string {
+  return markdown
+    .replaceAll(/^(```|~~~).*$/gm, '')
+    .replaceAll(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replaceAll(/^\s{0,3}(#{1,6}\s+|>\s?|[-*+]\s+|\d+\.\s+)/gm, '')
+    .replaceAll(/^\|?[\s:|-]+\|?$/gm, '')
+    .replaceAll(/[*_`|]+/g, ' ')
+    .replaceAll(/\s+/g, ' ')
+    .trim();
+}
+
 export function buildIndex(documents: SearchDocument[]): Bm25Index {
   const documentFrequency = new Map<string, number>();
   let total = 0;
@@ -42,13 +56,14 @@ export function buildIndex(documents: SearchDocument[]): Bm25Index {
     const add = (token: string, weight: number) =>
       terms.set(token, (terms.get(token) ?? 0) + weight);
     for (const token of tokenize(doc.title)) add(token, TITLE_WEIGHT);
-    const body = tokenize(doc.text);
+    const plain = plainText(doc.text);
+    const body = tokenize(plain);
     for (const token of body) add(token, 1);
     for (const term of terms.keys())
       documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
     const length = body.length + TITLE_WEIGHT * tokenize(doc.title).length;
     total += length;
-    return { doc, terms, length };
+    return { doc, plain, terms, length };
   });
   return { docs, documentFrequency, averageLength: docs.length ? total / docs.length : 0 };
 }
@@ -93,7 +108,7 @@ export function search(index: Bm25Index, query: string, limit: number): SearchRe
     title: entry.doc.title,
     url: entry.doc.url,
     markdown_url: entry.doc.markdownUrl,
-    snippet: snippetAround(entry.doc.text, terms),
+    snippet: snippetAround(entry.plain, terms),
     score: Math.round(score * 1000) / 1000,
   }));
 }

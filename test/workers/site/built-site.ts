@@ -4,7 +4,7 @@ import type { AgentManifest, PageEntry } from '../../../src/lib/agent-manifest.t
 import { MANIFEST_PATH } from '../../../src/lib/agent-manifest.ts';
 
 /** Helpers for the conformance suite: the real Worker over the real dist/ (run `npm run build`). */
-export const BASE = 'http://engram.test';
+export const BASE = 'https://engram.example';
 
 export function get(path: string, init: RequestInit = {}): Promise<Response> {
   return exports.default.fetch(`${BASE}${path}`, init);

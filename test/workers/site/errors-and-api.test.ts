@@ -95,8 +95,8 @@ describe('404s elsewhere', () => {
     expect(await res.text()).toMatch(/^# Not found/);
   });
 
-  it.each(['/_agent/manifest.json', '/_agent/search-index.json', '/_agent'])(
-    'never serves the private prefix: %s is 404',
+  it.each(['/_agent/manifest.json', '/_agent/search-index.json', '/_agent', '/404'])(
+    'never serves the private prefix, nor the 404 page with a 200: %s is 404',
     async (path) => {
       const res = await send(path);
       expect(res.status).toBe(404);
