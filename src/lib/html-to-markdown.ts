@@ -30,9 +30,10 @@ export function rehypeMainOnly() {
  * Resolves `href` and `src` against the page URL: same-origin targets become root-relative
  * (`/docs/x#y`), other origins stay absolute, and `mailto:`-style links are left alone.
  */
-export function rehypeResolveLinks(options: { pageUrl?: string }) {
-  return (tree: Root): void => {
-    const base = options.pageUrl ? new URL(options.pageUrl) : undefined;
+export function rehypeResolveLinks() {
+  return (tree: Root, file: { data: object }): void => {
+    const pageUrl = 'pageUrl' in file.data ? file.data.pageUrl : undefined;
+    const base = typeof pageUrl === 'string' ? new URL(pageUrl) : undefined;
     walk(tree, (el) => {
       for (const attr of ['href', 'src'] as const) {
         const value = el.properties[attr];
@@ -100,18 +101,18 @@ function findElement(node: Root | Element, test: (el: Element) => boolean): Elem
   return undefined;
 }
 
-function processorFor(options: HtmlToMarkdownOptions) {
-  return unified()
-    .use(rehypeParse, { fragment: false })
-    .use(rehypeMainOnly)
-    .use(rehypeCodeLanguage)
-    .use(rehypeResolveLinks, { pageUrl: options.pageUrl })
-    .use(rehypeRemark)
-    .use(remarkGfm)
-    .use(remarkStringify, { bullet: '-', fences: true, rule: '-', emphasis: '_' });
-}
+// One frozen processor for every page; the page URL travels on the file (`file.data.pageUrl`).
+const processor = unified()
+  .use(rehypeParse, { fragment: false })
+  .use(rehypeMainOnly)
+  .use(rehypeCodeLanguage)
+  .use(rehypeResolveLinks)
+  .use(rehypeRemark)
+  .use(remarkGfm)
+  .use(remarkStringify, { bullet: '-', fences: true, rule: '-', emphasis: '_' })
+  .freeze();
 
 /** Converts an HTML page (or fragment) to CommonMark; only `<main>` when there is one. */
 export function htmlToMarkdown(html: string, options: HtmlToMarkdownOptions = {}): string {
-  return String(processorFor(options).processSync(html));
+  return String(processor.processSync({ value: html, data: { pageUrl: options.pageUrl } }));
 }
