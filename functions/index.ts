@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { memoryApp } from './memory/app.ts';
 import { handleQueue } from './memory/jobs/queue.ts';
 import { handleScheduled } from './memory/jobs/scheduled.ts';
+import { withOAuth } from './memory/oauth/provider.ts';
 import { siteApp } from './site/app.ts';
 
 export { ContextLease } from './memory/lease/context-lease.ts';
@@ -13,7 +14,8 @@ app.route('/', memoryApp);
 app.route('/', siteApp);
 
 export default {
-  fetch: app.fetch,
+  // OAuth 2.1 for MCP clients (metadata, registration, /authorize, token) in front of everything.
+  fetch: withOAuth(async (request, env, ctx) => app.fetch(request, env, ctx)),
   queue: handleQueue,
   scheduled: handleScheduled,
 } satisfies ExportedHandler<Env>;

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { DEFAULT_K, MAX_K, query } from '../../operations/query.ts';
+import { SEARCH_MODES } from '../../store/types.ts';
+import { contextIdField, defineTool, lensField, resolveContextId } from '../tool.ts';
+import { toolOutput } from '../tool-result.ts';
+
+const hit = z.looseObject({
+  id: z.string(),
+  kind: z.string(),
+  content: z.string(),
+  score: z.number(),
+  scopes: z.array(z.string()),
+});
+
+export const recallTool = defineTool({
+  name: 'recall',
+  input: z.object({
+    context_id: contextIdField,
+    query: z.string().min(1).max(4_000).describe('What to look for, in plain language.'),
+    mode: z
+      .enum(SEARCH_MODES)
+      .default('hybrid')
+      .describe('vector, bm25, hybrid (default) or hybrid_graph.'),
+    k: z.number().int().min(1).max(MAX_K).default(DEFAULT_K).describe(`Results, 1-${MAX_K}.`),
+    lens: lensField,
+  }),
+  output: toolOutput({ mode: z.enum(SEARCH_MODES), results: z.array(hit) }),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  async run(args, ctx) {
+    return query(ctx.deps, ctx.auth, {
+      contextId: resolveContextId(ctx.auth, args.context_id),
+      query: args.query,
+      mode: args.mode,
+      k: args.k,
+      lens: args.lens,
+    });
+  },
+});

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { reflect } from '../../operations/reflect.ts';
+import { contextIdField, defineTool, lensField, resolveContextId } from '../tool.ts';
+import { toolOutput } from '../tool-result.ts';
+
+export const reflectTool = defineTool({
+  name: 'reflect',
+  input: z.object({
+    context_id: contextIdField,
+    lens: lensField,
+    persist: z
+      .boolean()
+      .optional()
+      .describe(
+        'Store the insights as reflections; needs a supervisor key (403 for an agent key).',
+      ),
+  }),
+  output: toolOutput({
+    insights: z.array(z.looseObject({})),
+    persisted: z.boolean(),
+    facts_considered: z.number(),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+  async run(args, ctx) {
+    const outcome = await reflect(ctx.deps, ctx.auth, {
+      contextId: resolveContextId(ctx.auth, args.context_id),
+      lens: args.lens,
+      persist: args.persist,
+    });
+    return { ...outcome.response };
+  },
+});

@@ -1,0 +1,140 @@
+import { OAuthProvider, type OAuthHelpers } from '@cloudflare/workers-oauth-provider';
+import { errorTypeBase, problemBody, problemResponse } from '../../../src/lib/problem.ts';
+import { authenticate } from '../auth/authenticate.ts';
+import { VERBS } from '../auth/principal.ts';
+import { bearerChallenge } from '../mcp/route.ts';
+import { handleAuthorize } from './authorize.ts';
+import type { McpProps } from './props.ts';
+
+/** OAuth endpoints of this origin (the metadata documents are served by the provider itself). */
+export const OAUTH_PATHS = {
+  authorize: '/authorize',
+  token: '/oauth/token',
+  register: '/oauth/register',
+} as const;
+
+export const MCP_PATH = '/mcp';
+const ACCESS_TOKEN_TTL_SECONDS = 3600;
+
+type FetchHandler = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response>;
+
+/**
+ * The protected resource is the origin itself: its metadata then lives at the bare
+ * `/.well-known/oauth-protected-resource`, which every 401 names, and `/mcp` is inside it.
+ */
+function resourceOf(origin: string): string {
+  return `${origin}/`;
+}
+
+function problem401(request: Request, typeBase: string | undefined, detail: string): Response {
+  const url = new URL(request.url);
+  const body = problemBody({
+    slug: 'unauthorized',
+    detail,
+    instance: url.pathname,
+    typeBase: errorTypeBase(typeBase, url.origin),
+  });
+  return problemResponse(body, { 'www-authenticate': bearerChallenge(url.origin) });
+}
+
+function helpersOf(env: Env): OAuthHelpers | undefined {
+  // The provider puts its helpers on env before it calls the default handler.
+  return (env as Env & { OAUTH_PROVIDER?: OAuthHelpers }).OAUTH_PROVIDER;
+}
+
+function buildProvider(origin: string, app: FetchHandler, typeBase: string): OAuthProvider<Env> {
+  const resource = resourceOf(origin);
+  return new OAuthProvider<Env>({
+    apiRoute: MCP_PATH,
+    // `/mcp` is served by the memory app, which reads the resolved credential from ctx.props.
+    apiHandler: { fetch: (request, env, ctx) => app(request, env, ctx) },
+    defaultHandler: {
+      fetch: (request, env, ctx) => {
+        const helpers = helpersOf(env);
+        if (new URL(request.url).pathname === OAUTH_PATHS.authorize && helpers) {
+          return handleAuthorize(request, env, helpers);
+        }
+        return app(request, env, ctx);
+      },
+    },
+    authorizeEndpoint: OAUTH_PATHS.authorize,
+    tokenEndpoint: OAUTH_PATHS.token,
+    clientRegistrationEndpoint: OAUTH_PATHS.register,
+    scopesSupported: [...VERBS],
+    accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,
+    resourceMetadata: {
+      resource,
+      resource_name: 'Engram memory service (MCP)',
+      scopes_supported: [...VERBS],
+      bearer_methods_supported: ['header'],
+    },
+    // Plain `mem_` keys work on /mcp exactly as on REST: same auth module, resolved per request.
+    async resolveExternalToken({ token, env }) {
+      try {
+        const auth = await authenticate(env, `Bearer ${token}`);
+        const props: McpProps = { source: 'key', auth };
+        return { props, audience: resource };
+      } catch {
+        return null;
+      }
+    },
+    onError({ status, description, headers, request }) {
+      // Token failures on /mcp become the service's problem body; the OAuth endpoints keep the
+      // OAuth error format their clients expect.
+      if (!request || status !== 401 || new URL(request.url).pathname !== MCP_PATH) return;
+      const res = problem401(request, typeBase, description);
+      for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
+      return res;
+    },
+  });
+}
+
+// Keyed by origin; the configuration is the same for every request of an origin.
+const providers = new Map<string, OAuthProvider<Env>>();
+
+/**
+ * Wraps the Worker's fetch with the OAuth 2.1 provider (metadata, registration, authorize,
+ * token) and its `/mcp` credential check. One provider per origin, because its resource and
+ * issuer are absolute URLs and the same code serves 127.0.0.1 and the public host.
+ */
+export function withOAuth(app: FetchHandler): FetchHandler {
+  return async (request, env, ctx) => {
+    const url = new URL(request.url);
+    if (!isOAuthPath(url.pathname)) return app(request, env, ctx);
+    if (
+      url.pathname === MCP_PATH &&
+      request.method !== 'OPTIONS' &&
+      !request.headers.has('authorization')
+    ) {
+      return problem401(
+        request,
+        env.ERROR_TYPE_BASE,
+        'missing Authorization: Bearer <key or OAuth access token>',
+      );
+    }
+    // OAuth 2.1 needs HTTPS (http only on loopback); elsewhere /mcp still takes bearer keys.
+    if (!oauthCapable(url)) return app(request, env, ctx);
+    let provider = providers.get(url.origin);
+    if (!provider) {
+      provider = buildProvider(url.origin, app, env.ERROR_TYPE_BASE);
+      providers.set(url.origin, provider);
+    }
+    return provider.fetch(request, env, ctx);
+  };
+}
+
+/** Paths the provider answers or guards; everything else goes straight to the app. */
+function isOAuthPath(pathname: string): boolean {
+  return (
+    pathname === MCP_PATH ||
+    pathname === OAUTH_PATHS.authorize ||
+    pathname.startsWith('/oauth/') ||
+    pathname.startsWith('/.well-known/oauth-')
+  );
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/;
+
+function oauthCapable(url: URL): boolean {
+  return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.test(url.hostname));
+}
