@@ -1,4 +1,5 @@
 import { LATEST_SCHEMA_VERSION } from '../store/schema/index.ts';
+import { CONSOLIDATE_HOOK } from './consolidate.ts';
 import { migrationReadyContexts } from './context-versions.ts';
 import { enqueueDedupedJobs, type EnqueueDeps } from './enqueue.ts';
 
@@ -12,7 +13,7 @@ export interface MaintenanceHook {
 }
 
 /** The hooks the scheduler runs. The model-backed issue adds e.g. `{ kind: 'consolidate', ... }`. */
-export const MAINTENANCE_HOOKS: MaintenanceHook[] = [];
+export const MAINTENANCE_HOOKS: MaintenanceHook[] = [CONSOLIDATE_HOOK];
 
 /** Hooks due at the cron tick `scheduledTime` (ms): minute numbers divisible by the cadence. */
 export function dueHooks(

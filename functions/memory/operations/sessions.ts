@@ -78,7 +78,10 @@ export async function appendTurn(
   );
   // The turn is stored first; extraction (model-backed, queued) reports whether it will run.
   const blocked = context.enforcement_blocked === 1;
-  return { ...turn, extraction: await scheduleTurnExtraction(deps, input.contextId, turn, blocked) };
+  return {
+    ...turn,
+    extraction: await scheduleTurnExtraction(deps, input.contextId, turn, blocked),
+  };
 }
 
 export async function listTurns(

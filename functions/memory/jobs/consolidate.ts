@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { consolidateLens } from '../operations/consolidate.ts';
+import type { ContextRow } from '../operations/contexts.ts';
+import { createDeps } from '../operations/deps.ts';
+import { providerOf } from '../operations/model-provider.ts';
+import { defineJob } from './define-job.ts';
+import type { MaintenanceHook } from './maintenance.ts';
+import { jobBaseSchema } from './messages.ts';
+
+export const CONSOLIDATE_KIND = 'consolidate';
+
+/** Cadenced consolidation: the scheduler enqueues it for migration-ready Contexts only. */
+export const CONSOLIDATE_HOOK: MaintenanceHook = { kind: CONSOLIDATE_KIND, everyMinutes: 60 };
+
+export const consolidateSchema = jobBaseSchema.extend({ kind: z.literal(CONSOLIDATE_KIND) });
+
+export const consolidateJob = defineJob(CONSOLIDATE_KIND, consolidateSchema, async (job, env) => {
+  const deps = createDeps(env);
+  const context = await deps.db
+    .prepare('SELECT * FROM contexts WHERE id = ?')
+    .bind(job.context_id)
+    .first<ContextRow>();
+  // A deleted or blocked Context is not consolidated; the job is simply done.
+  if (!context || context.enforcement_blocked === 1) return;
+  await consolidateLens(deps, context, [['*']], false, providerOf(deps));
+});

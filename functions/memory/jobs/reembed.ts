@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { createDeps } from '../operations/deps.ts';
+import { REEMBED_KIND, reembedContext, requestReembed } from '../operations/reembed.ts';
+import { defineJob } from './define-job.ts';
+import { jobBaseSchema } from './messages.ts';
+
+/** Re-embed a Context's items whose vectors belong to another embedding model. */
+export const reembedSchema = jobBaseSchema.extend({ kind: z.literal(REEMBED_KIND) });
+
+export const reembedJob = defineJob(REEMBED_KIND, reembedSchema, async (job, env) => {
+  const deps = createDeps(env);
+  const remaining = await reembedContext(deps, job.context_id);
+  // One run does a bounded amount of work; the rest goes to a fresh job.
+  if (remaining > 0) await requestReembed(deps, job.context_id);
+});

@@ -1,0 +1,70 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { principalOf } from '../auth/guards.ts';
+import { consolidate } from '../operations/consolidate.ts';
+import { setModelHeaders } from './model-responses.ts';
+import type { RouteModule } from './registry.ts';
+import { commonErrors, ContextIdParam, jsonBody, jsonResponse, Lens, notFound } from './schemas.ts';
+
+const Decision = z.object({
+  action: z.enum(['merge', 'supersede', 'keep']),
+  id: z.string(),
+  into: z.string().optional(),
+  by: z.string().optional(),
+  reason: z.string(),
+});
+
+const route = createRoute({
+  method: 'post',
+  path: '/api/v1/{context_id}/consolidate',
+  operationId: 'consolidate',
+  tags: ['model'],
+  summary: 'Merge duplicates and supersede older values over the facts the key may write',
+  request: {
+    params: ContextIdParam,
+    body: jsonBody(z.object({ lens: Lens.optional(), dry_run: z.boolean().optional() })),
+  },
+  responses: {
+    200: jsonResponse(
+      z
+        .object({
+          decisions: z.array(Decision),
+          dry_run: z.boolean(),
+          applied: z.number().int(),
+          summary: z.object({
+            merge: z.number().int(),
+            supersede: z.number().int(),
+            keep: z.number().int(),
+          }),
+          provider: z.string(),
+          model: z.string(),
+          extractive: z.boolean(),
+          usage: z.object({
+            input_tokens: z.number().int(),
+            output_tokens: z.number().int(),
+            total_tokens: z.number().int(),
+            source: z.string(),
+          }),
+        })
+        .openapi('Consolidation'),
+      'Decisions, applied unless dry_run',
+    ),
+    ...commonErrors,
+    ...notFound,
+  },
+});
+
+export const consolidateRoutes: RouteModule = {
+  name: 'consolidate',
+  register(app) {
+    app.openapi(route, async (c) => {
+      const body = c.req.valid('json');
+      const { response, budget } = await consolidate(c.get('deps'), principalOf(c), {
+        contextId: c.req.valid('param').context_id,
+        lens: body.lens,
+        dry_run: body.dry_run,
+      });
+      setModelHeaders(c, budget, response);
+      return c.json(response, 200);
+    });
+  },
+};
