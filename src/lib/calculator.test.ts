@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMoney, monthlyTotal, type CalculatorRates } from './calculator.ts';
+import { formatMoney, formatRate, monthlyTotal, type CalculatorRates } from './calculator.ts';
 
 const rates: CalculatorRates = {
   currency: 'USD',
@@ -27,5 +27,9 @@ describe('monthlyTotal', () => {
   });
   it('formats in the catalogue currency', () => {
     expect(formatMoney(1234.5, 'USD')).toBe('$1,234.50');
+  });
+  it('shows hourly rates to a tenth of a cent', () => {
+    expect(formatRate(0.021, 'USD')).toBe('$0.021');
+    expect(formatRate(1.5, 'USD')).toBe('$1.50');
   });
 });

@@ -34,3 +34,13 @@ function clamp(n: number): number {
 export function formatMoney(amount: number, currency: string): string {
   return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(amount);
 }
+
+/** Hourly rates need a third decimal ($0.021/hr); whole amounts keep two. */
+export function formatRate(amount: number, currency: string): string {
+  return new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 3,
+  }).format(amount);
+}

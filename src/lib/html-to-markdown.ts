@@ -15,7 +15,10 @@ export interface HtmlToMarkdownOptions {
   pageUrl?: string;
 }
 
-/** Elements that carry no reading content for an agent. */
+/**
+ * Elements that carry no reading content for an agent. A page can also mark an interactive
+ * block `data-markdown="skip"` when it states the same facts in text beside it.
+ */
 const DROP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'button', 'select']);
 
 /** Keeps only the children of the first `<main>`, when the document has one. */
@@ -57,17 +60,14 @@ export function resolveUrl(value: string, base: URL | undefined): string {
 }
 
 /**
- * Moves a code block's language to `code.language-x`, where rehype-remark reads it. Astro's
- * highlighter puts it on `<pre data-language="x">`; hand-written HTML puts it on `<code>`.
- * Also drops elements that have no reading content.
+ * Drops elements that have no reading content, then moves a code block's language to
+ * `code.language-x`, where rehype-remark reads it. Astro's highlighter puts it on
+ * `<pre data-language="x">`; hand-written HTML puts it on `<code>`.
  */
 export function rehypeCodeLanguage() {
   return (tree: Root): void => {
+    prune(tree);
     walk(tree, (el) => {
-      el.children = el.children.filter(
-        (c) =>
-          !(c.type === 'element' && (DROP.has(c.tagName) || c.properties.hidden !== undefined)),
-      );
       if (el.tagName !== 'pre') return;
       const code = el.children.find(
         (c): c is Element => c.type === 'element' && c.tagName === 'code',
@@ -80,6 +80,20 @@ export function rehypeCodeLanguage() {
       }
     });
   };
+}
+
+/** Removes, at any depth, the elements that carry no reading content. */
+function prune(node: Root | Element): void {
+  node.children = node.children.filter(
+    (c) =>
+      !(
+        c.type === 'element' &&
+        (DROP.has(c.tagName) ||
+          c.properties.hidden !== undefined ||
+          c.properties.dataMarkdown === 'skip')
+      ),
+  ) as typeof node.children;
+  for (const child of node.children) if (child.type === 'element') prune(child);
 }
 
 function walk(node: Root | Element, visit: (el: Element) => void): void {
