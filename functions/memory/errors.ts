@@ -138,6 +138,14 @@ export function failureFromUnknown(err: unknown): MemoryFailure {
     if (err.status === 401) return { kind: 'unauthorized', detail: err.message };
     if (err.status === 404) return { kind: 'not-found', detail: err.message };
     if (err.status === 413) return { kind: 'payload-too-large', detail: err.message };
+    if (err.status === 415) {
+      return {
+        kind: 'validation-error',
+        detail: 'Content-Type must be application/json for this request',
+      };
+    }
+    if (err.status >= 400 && err.status < 500)
+      return { kind: 'validation-error', detail: err.message };
   }
   return { kind: 'internal', detail: 'An unexpected error occurred' };
 }
