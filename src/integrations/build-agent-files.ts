@@ -62,7 +62,7 @@ export async function buildAgentFiles(
   out.addJson('/.well-known/agent-card.json', agentCard(links));
   out.addJson(
     '/.well-known/ai-catalog.json',
-    aiCatalog(origin, aiCatalogEntries(origin, links.docs)),
+    aiCatalog(origin, aiCatalogEntries(origin, links.docsTwin)),
   );
   out.addJson(
     '/.well-known/api-catalog',
@@ -88,6 +88,7 @@ function docLinks(pages: readonly TwinnedPage[], origin: string) {
   return {
     origin,
     docs: pick('/docs', '/'),
+    docsTwin: has.has('/docs') ? `${origin}/docs.md` : `${origin}/index.md`,
     mcpDocs: pick('/docs/mcp', '/docs', '/'),
     apiDocs: pick('/docs/api/overview', '/docs', '/'),
     authDocs: pick('/auth'),

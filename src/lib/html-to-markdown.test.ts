@@ -76,6 +76,14 @@ describe('htmlToMarkdown', () => {
     ).toBe('Total: $5.00\n');
   });
 
+  it('drops blocks marked data-markdown="skip" at any depth, and hidden elements', () => {
+    expect(
+      convert(
+        '<form data-markdown="skip"><label>Node</label></form><p>Kept</p><div><p hidden>Gone</p><p data-markdown="skip">Gone</p></div>',
+      ),
+    ).toBe('Kept\n');
+  });
+
   it('converts a fragment without <main> whole', () => {
     expect(htmlToMarkdown('<h2>Only</h2>')).toBe('## Only\n');
   });
