@@ -13,8 +13,11 @@ import {
   type DocumentBody,
 } from './documents-helpers.ts';
 
-function fixture(dataUrl: string): Uint8Array {
-  return Uint8Array.from(atob(dataUrl.slice(dataUrl.indexOf(',') + 1)), (c) => c.charCodeAt(0));
+function fixture(dataUrl: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(dataUrl.slice(dataUrl.indexOf(',') + 1));
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
 }
 
 const MARKDOWN = `# Field notes

@@ -1,4 +1,4 @@
-import { env, evictDurableObject } from 'cloudflare:test';
+import { env, evictDurableObject, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { api, createContext, deliver } from '../jobs/helpers.ts';
 import { uploadMultipart, uploadRaw } from './documents-helpers.ts';
@@ -107,20 +107,14 @@ describe('interrupted processing', () => {
     // A first attempt got as far as embedding and wrote chunks, then the object was evicted.
     expect(await store.markDocumentStep(id, 'extracting')).toBe(true);
     expect(await store.markDocumentStep(id, 'embedding')).toBe(true);
-    await store.writeItems(
-      [
-        {
-          kind: 'chunk',
-          content: 'partial chunk from the crashed attempt',
-          scopes: ['*'],
-          metadata: { document_id: `document:${id}`, position: 0 },
-          sessionId: null,
-          sourceId: `document:${id}`,
-          vector: null,
-        },
-      ],
-      null,
-    );
+    await runInDurableObject(store, (_obj, state) => {
+      state.storage.sql.exec(
+        `INSERT INTO items (id, kind, content, scopes, source_id, created_at)
+         VALUES ('chunk_partial', 'chunk', 'partial chunk from the crashed attempt', '["*"]', ?, ?)`,
+        `document:${id}`,
+        new Date().toISOString(),
+      );
+    });
     await evictDurableObject(store);
 
     const job = {
@@ -137,10 +131,12 @@ describe('interrupted processing', () => {
     const count = doc.value.chunk_count ?? 0;
     expect(count).toBeGreaterThan(0);
 
-    const chunks = async () => {
-      const page = await store.listItems({ kind: 'chunk', lens: [['*']], after: 0, limit: 100 });
-      return page.items;
-    };
+    const chunks = () =>
+      runInDurableObject(store, (_obj, state) =>
+        state.storage.sql
+          .exec<{ content: string }>(`SELECT content FROM items WHERE kind = 'chunk' ORDER BY seq`)
+          .toArray(),
+      );
     expect((await chunks()).map((c) => c.content)).not.toContain(
       'partial chunk from the crashed attempt',
     );
