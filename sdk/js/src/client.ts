@@ -10,13 +10,16 @@ import type {
   DocumentState,
   Fact,
   KeyGrants,
+  DocumentPage,
+  FactPage,
   Lens,
-  Page,
   Principal,
   QueryMode,
   QueryResponse,
   Session,
+  SessionList,
   Turn,
+  TurnPage,
 } from './types.ts';
 
 export interface MemoryClientOptions extends TransportOptions {
@@ -43,6 +46,10 @@ export interface BatchFact {
 export interface UploadOptions {
   filename?: string;
   contentType?: string;
+  /** Scope paths of the document and its chunks; they must lie inside the write grant. */
+  scopes?: string[];
+  /** Password of an encrypted PDF. */
+  password?: string;
 }
 
 export interface WaitOptions {
@@ -125,6 +132,37 @@ export class MemoryClient {
     return this.#call({ method: 'POST', path: '/api/v1/keys', json: key, retryable: false });
   }
 
+  getPrincipal(id: string): Promise<Principal> {
+    return this.#call({ method: 'GET', path: `/api/v1/principals/${enc(id)}`, retryable: true });
+  }
+
+  revokeKey(id: string): Promise<void> {
+    return this.#call({ method: 'DELETE', path: `/api/v1/keys/${enc(id)}`, retryable: true });
+  }
+
+  /** The whole Context database as NDJSON, for backups (management key). */
+  async exportContext(id = this.#ctx()): Promise<string> {
+    const path = `/api/v1/contexts/${enc(id)}/export`;
+    const res = await this.#transport.send({ method: 'GET', path, retryable: true });
+    return res.text();
+  }
+
+  /** Replays an `exportContext` NDJSON into a Context (management key). */
+  importContext(id: string, ndjson: string): Promise<Record<string, unknown>> {
+    return this.#call({
+      method: 'POST',
+      path: `/api/v1/contexts/${enc(id)}/import`,
+      body: ndjson,
+      headers: { 'content-type': 'application/x-ndjson' },
+      retryable: false,
+    });
+  }
+
+  retryDeadLetter(id: string): Promise<Record<string, unknown>> {
+    const path = `/api/v1/migrations/dlq/${enc(id)}/retry`;
+    return this.#call({ method: 'POST', path, retryable: false });
+  }
+
   migrations(): Promise<Record<string, unknown>> {
     return this.#call({ method: 'GET', path: '/api/v1/migrations', retryable: true });
   }
@@ -165,7 +203,21 @@ export class MemoryClient {
     return this.#call({ method: 'GET', path: this.#p(`/facts/${enc(id)}`), retryable: true });
   }
 
+  listFacts(
+    options: { cursor?: string; limit?: number; lens?: Lens; kind?: string } = {},
+  ): Promise<FactPage> {
+    const query = {
+      cursor: options.cursor,
+      limit: options.limit,
+      kind: options.kind,
+      lens: options.lens === undefined ? undefined : JSON.stringify(options.lens),
+    };
+    return this.#call({ method: 'GET', path: this.#p('/facts'), query, retryable: true });
+  }
+
+  /** Deletes a fact (or, for a `document:<id>`, the document and its chunks) from every index. */
   forget(id: string): Promise<void> {
+    if (id.startsWith('document:')) return this.deleteDocument(id);
     return this.#call({ method: 'DELETE', path: this.#p(`/facts/${enc(id)}`), retryable: true });
   }
 
@@ -189,7 +241,7 @@ export class MemoryClient {
     });
   }
 
-  listSessions(page: { limit?: number; offset?: number } = {}): Promise<Page<Session>> {
+  listSessions(page: { limit?: number; offset?: number } = {}): Promise<SessionList> {
     return this.#call({ method: 'GET', path: this.#p('/sessions'), query: page, retryable: true });
   }
 
@@ -206,15 +258,23 @@ export class MemoryClient {
     return this.#call({ method: 'DELETE', path, retryable: true });
   }
 
+  /** A prompt-ready block for one session (its recent turns and the memories they touch). */
+  sessionContext(sessionId: string, options: { maxTokens?: number } = {}): Promise<ContextBlock> {
+    const path = this.#p(`/sessions/${enc(sessionId)}/context`);
+    return this.#call({
+      method: 'GET',
+      path,
+      query: { max_tokens: options.maxTokens },
+      retryable: true,
+    });
+  }
+
   addTurn(sessionId: string, role: string, content: string): Promise<Turn> {
     const path = this.#p(`/sessions/${enc(sessionId)}/turns`);
     return this.#call({ method: 'POST', path, json: { role, content }, retryable: false });
   }
 
-  listTurns(
-    sessionId: string,
-    page: { limit?: number; offset?: number } = {},
-  ): Promise<Page<Turn>> {
+  listTurns(sessionId: string, page: { limit?: number; offset?: number } = {}): Promise<TurnPage> {
     const path = this.#p(`/sessions/${enc(sessionId)}/turns`);
     return this.#call({ method: 'GET', path, query: page, retryable: true });
   }
@@ -287,6 +347,8 @@ export class MemoryClient {
     const blob = data instanceof Blob ? data : new Blob([data], { type });
     const form = new FormData();
     form.set('file', blob, options.filename ?? 'document');
+    if (options.scopes) form.set('scopes', JSON.stringify(options.scopes));
+    if (options.password) form.set('password', options.password);
     return this.#call({
       method: 'POST',
       path: this.#p('/documents'),
@@ -297,6 +359,23 @@ export class MemoryClient {
 
   getDocument(id: string): Promise<DocumentState> {
     return this.#call({ method: 'GET', path: this.#p(`/documents/${enc(id)}`), retryable: true });
+  }
+
+  listDocuments(options: { cursor?: string; limit?: number } = {}): Promise<DocumentPage> {
+    return this.#call({
+      method: 'GET',
+      path: this.#p('/documents'),
+      query: options,
+      retryable: true,
+    });
+  }
+
+  deleteDocument(id: string): Promise<void> {
+    return this.#call({
+      method: 'DELETE',
+      path: this.#p(`/documents/${enc(id)}`),
+      retryable: true,
+    });
   }
 
   /** Polls a document until it is `ready` or `failed` (a failure is a state, not an error). */

@@ -56,8 +56,28 @@ export interface Turn {
   [field: string]: unknown;
 }
 
-export interface Page<T> {
-  items: T[];
+export interface SessionList {
+  sessions: Session[];
+  total: number;
+  [field: string]: unknown;
+}
+
+export interface TurnPage {
+  turns: Turn[];
+  limit: number;
+  offset: number;
+  [field: string]: unknown;
+}
+
+export interface FactPage {
+  facts: Fact[];
+  next_cursor: string | null;
+  [field: string]: unknown;
+}
+
+export interface DocumentPage {
+  documents: DocumentState[];
+  next_cursor: string | null;
   [field: string]: unknown;
 }
 

@@ -215,11 +215,14 @@ class MemoryClient:
         *,
         filename: str = "document",
         content_type: Optional[str] = None,
+        scopes: Optional[List[str]] = None,
+        password: Optional[str] = None,
     ) -> JSON:
         """Uploads a file (multipart ``file``); processing happens in the background."""
         raw = data.encode("utf-8") if isinstance(data, str) else data
         ctype = content_type or ("text/plain" if isinstance(data, str) else "application/octet-stream")
-        body, header = encode_multipart("file", filename, ctype, raw)
+        fields = {"scopes": json.dumps(scopes) if scopes else None, "password": password}
+        body, header = encode_multipart("file", filename, ctype, raw, fields)
         return self._t.request(
             "POST",
             self._p("/documents"),

@@ -1,0 +1,146 @@
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import {
+  ApiError,
+  AuthError,
+  MemoryClient,
+  NotFoundError,
+  ScopeError,
+  ValidationError,
+  type QueryMode,
+} from '../../sdk/js/src/index.ts';
+
+// The TypeScript SDK against the real `wrangler dev`: happy paths and the 4xx classes.
+// Retry rules and 429/5xx/network classes are covered against a scripted server in sdk/js/test.
+const baseUrl = inject('baseUrl');
+const admin = new MemoryClient({ baseUrl, apiKey: inject('bootstrapKey') });
+const CONTEXT = `e2e-sdk-js-${Date.now()}`;
+let memory: MemoryClient;
+let agentKey = '';
+
+beforeAll(async () => {
+  await admin.createContext(CONTEXT);
+  const principal = await admin.createPrincipal({
+    kind: 'agent',
+    display_name: `${CONTEXT}-agent`,
+  });
+  const key = await admin.createKey({
+    principal_id: principal.id,
+    context_id: CONTEXT,
+    grants: { 'memory:read': ['team:a'], 'memory:write': ['team:a'], 'memory:forget': ['team:a'] },
+  });
+  agentKey = key.key;
+  memory = new MemoryClient({ baseUrl, apiKey: agentKey, contextId: CONTEXT });
+});
+
+describe('TypeScript SDK against a real local server', () => {
+  it('remembers, recalls in every mode, reads and forgets a fact', async () => {
+    const { facts } = await memory.remember('The release train leaves on Thursdays.', {
+      scopes: ['team:a'],
+      metadata: { source: 'e2e' },
+    });
+    const id = facts[0]?.id ?? '';
+    for (const mode of ['vector', 'bm25', 'hybrid', 'hybrid_graph'] as const) {
+      const found = await memory.recall('when does the release train leave?', { mode, k: 3 });
+      expect(found.mode).toBe(mode);
+      expect(found.results.map((r) => r.id)).toContain(id);
+    }
+    expect(await memory.getFact(id)).toMatchObject({ id, metadata: { source: 'e2e' } });
+    const page = await memory.listFacts({ lens: ['team:a'] });
+    expect(page.facts.map((f) => f.id)).toContain(id);
+    await memory.forget(id);
+    await expect(memory.getFact(id)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('replays a fact write with the same Idempotency-Key instead of writing twice', async () => {
+    const first = await memory.remember('Idempotent fact.', {
+      scopes: ['team:a'],
+      idempotencyKey: 'k-1',
+    });
+    const again = await memory.remember('Idempotent fact.', {
+      scopes: ['team:a'],
+      idempotencyKey: 'k-1',
+    });
+    expect(again.facts[0]?.id).toBe(first.facts[0]?.id);
+    const batch = await memory.rememberBatch([
+      { content: 'Batch one.', scopes: ['team:a'] },
+      { content: 'Batch two.', scopes: ['team:a'] },
+    ]);
+    expect(batch.facts).toHaveLength(2);
+  });
+
+  it('keeps sessions and turns, builds context, chats (also streamed), reflects, consolidates', async () => {
+    await memory.remember('Dana is the on-call engineer this week.', { scopes: ['team:a'] });
+    const session = await memory.createSession();
+    await memory.addTurn(session.id, 'user', 'Who is on call?');
+    const turns = await memory.listTurns(session.id);
+    expect(turns.turns.map((t) => t.content)).toEqual(['Who is on call?']);
+    expect((await memory.listSessions()).sessions.map((s) => s.id)).toContain(session.id);
+    const block = await memory.context({ query: 'on call', sessionId: session.id });
+    expect(block.context).toContain('Dana');
+    const answer = await memory.chat('Who is the on-call engineer?');
+    expect(answer.answer).toContain('Dana');
+    const events = [];
+    for await (const e of memory.chatStream('Who is the on-call engineer?')) events.push(e);
+    expect(events.map((e) => e.event)).toContain('delta');
+    expect(events.at(-1)?.event).toBe('done');
+    expect(await memory.reflect()).toMatchObject({ persisted: false });
+    expect(await memory.consolidate({ dryRun: true })).toMatchObject({ dry_run: true });
+  });
+
+  it('uploads a document and waits until it is processed', async () => {
+    const doc = await memory.uploadDocument('# Runbook\n\nRestart the queue consumer first.', {
+      filename: 'runbook.md',
+      contentType: 'text/markdown',
+      scopes: ['team:a'],
+    });
+    expect(doc.id).toMatch(/^document:/);
+    const done = await memory.waitForDocument(doc.id, { intervalMs: 100, timeoutMs: 20_000 });
+    expect(done.status).toBe('ready');
+  });
+
+  it('is a ten-line quick start', async () => {
+    const client = new MemoryClient({ baseUrl, apiKey: agentKey, contextId: CONTEXT });
+    await client.remember('Alice prefers answers in German.', { scopes: ['team:a/user:alice'] });
+    const { results } = await client.recall('what language does alice want?', { k: 1 });
+    expect(results[0]?.content).toBe('Alice prefers answers in German.');
+  });
+});
+
+describe('TypeScript SDK error classes from the real server', () => {
+  it('AuthError (401) for a bad key, with the problem body', async () => {
+    const bad = new MemoryClient({
+      baseUrl,
+      apiKey: 'mem_agent_nopenopenopenopenope0',
+      contextId: CONTEXT,
+    });
+    const err = await bad.recall('x').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AuthError);
+    expect((err as AuthError).body).toMatchObject({ status: 401, title: 'Unauthorized' });
+  });
+
+  it('ScopeError (403) for an agent key on a management call and a scope outside the grant', async () => {
+    await expect(memory.createContext(`${CONTEXT}-x`)).rejects.toBeInstanceOf(ScopeError);
+    await expect(memory.remember('x', { scopes: ['team:b'] })).rejects.toBeInstanceOf(ScopeError);
+  });
+
+  it('NotFoundError (404) for a missing fact', async () => {
+    await expect(memory.getFact('fact_missing')).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('ValidationError (400) for an unknown mode and (422) for the reserved namespace', async () => {
+    const err = await memory.recall('x', { mode: 'fuzzy' as QueryMode }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect((err as ValidationError).status).toBe(400);
+    const reserved = await admin
+      .updateContext(CONTEXT, { namespace: 'internal' })
+      .catch((e: unknown) => e);
+    expect(reserved).toBeInstanceOf(ValidationError);
+    expect((reserved as ValidationError).status).toBe(422);
+  });
+
+  it('ApiError (409) for a duplicate Context id', async () => {
+    const err = await admin.createContext(CONTEXT).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).status).toBe(409);
+  });
+});
