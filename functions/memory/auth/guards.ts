@@ -38,7 +38,13 @@ export function assertContextAccess(auth: AuthContext, contextId: string): void 
  * verb (403) and scope floor (400), or the whole grant when none is requested.
  */
 export function resolveLens(auth: AuthContext, verb: Verb, requested: LensInput | undefined): Lens {
-  if (requested === undefined) return lensFromGrant(auth.key.grants[verb]);
+  if (requested === undefined) {
+    const granted = auth.key.grants[verb];
+    if (granted.length === 0) {
+      throw new MemoryError({ kind: 'forbidden', detail: `this key has no ${verb} grant` });
+    }
+    return lensFromGrant(granted);
+  }
   const parsed = parseLens(requested);
   if ('problem' in parsed)
     throw new MemoryError({ kind: 'validation-error', detail: parsed.problem });

@@ -30,25 +30,16 @@ export function entitiesOf(sql: SqlStorage, seq: number): number[] {
 }
 
 /**
- * Items sharing an entity with `entityIds`, with how many they share. Very common entities
- * (linked to more than `maxFanout` items) are skipped: they connect everything and mean nothing.
+ * Items linked to an entity, or null when it is linked to more than `maxFanout` items: such an
+ * entity connects everything and means nothing.
  */
-export function neighbours(
-  sql: SqlStorage,
-  entityIds: number[],
-  maxFanout = 200,
-): Map<number, number> {
-  const shared = new Map<number, number>();
-  for (const entityId of entityIds) {
-    const rows = sql
-      .exec<{ item_seq: number }>(
-        'SELECT item_seq FROM item_entities WHERE entity_id = ? LIMIT ?',
-        entityId,
-        maxFanout + 1,
-      )
-      .toArray();
-    if (rows.length > maxFanout) continue;
-    for (const r of rows) shared.set(r.item_seq, (shared.get(r.item_seq) ?? 0) + 1);
-  }
-  return shared;
+export function itemsOfEntity(sql: SqlStorage, entityId: number, maxFanout = 200): number[] | null {
+  const rows = sql
+    .exec<{ item_seq: number }>(
+      'SELECT item_seq FROM item_entities WHERE entity_id = ? LIMIT ?',
+      entityId,
+      maxFanout + 1,
+    )
+    .toArray();
+  return rows.length > maxFanout ? null : rows.map((r) => r.item_seq);
 }

@@ -1,5 +1,5 @@
 import { lensMatches } from '../scopes/lens.ts';
-import { entitiesOf, neighbours } from './entities.ts';
+import { entitiesOf, itemsOfEntity } from './entities.ts';
 import { ftsSearch } from './fts.ts';
 import { toRecord, type ItemRow } from './items.ts';
 import type { SearchHit, SearchRanks, SearchRequest } from './types.ts';
@@ -9,6 +9,8 @@ import { vectorSearch, type VectorCache } from './vectors.ts';
 export const RRF_K = 60;
 /** How many of the fused top hits seed the entity-graph expansion. */
 const GRAPH_SEEDS = 5;
+/** How many one-hop items are expanded again for the second hop. */
+const HOP2_SOURCES = 10;
 /** Upper bound on FTS rows scanned while filtering by lens, so one query stays bounded. */
 const MAX_FTS_SCAN = 5000;
 
@@ -64,8 +66,10 @@ function fuse(lists: Map<number, number>[]): Ranked[] {
 }
 
 /**
- * Graph expansion: entities of the top fused hits reach other items in one hop (and, at half
- * weight, two hops); items are ranked by how strongly they are connected.
+ * Graph expansion: every entity of a seed (the top fused hits) reaches the other items linked to
+ * it (one hop), and the entities of the best-connected of those reach further (two hops, half
+ * weight). An edge counts by the entity's rarity (idf), so a name shared by two facts says more
+ * than a word shared by hundreds, and by the seed's rank.
  */
 function graphRanked(
   sql: SqlStorage,
@@ -73,23 +77,26 @@ function graphRanked(
   fused: Ranked[],
   limit: number,
 ): Ranked[] {
-  const seeds = fused.slice(0, GRAPH_SEEDS).map((r) => r.seq);
-  const seedSet = new Set(seeds);
+  const total = sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM items').one().n;
   const strength = new Map<number, number>();
-  const seedEntities = [...new Set(seeds.flatMap((s) => entitiesOf(sql, s)))];
-  const hop1 = neighbours(sql, seedEntities);
-  for (const [seq, shared] of hop1) if (!seedSet.has(seq)) strength.set(seq, shared);
-  const hop1Top = [...strength]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, 10)
-    .map(([seq]) => seq);
-  const hop2Entities = [...new Set(hop1Top.flatMap((s) => entitiesOf(sql, s)))].filter(
-    (e) => !seedEntities.includes(e),
-  );
-  for (const [seq, shared] of neighbours(sql, hop2Entities)) {
-    if (seedSet.has(seq)) continue;
-    strength.set(seq, (strength.get(seq) ?? 0) + shared * 0.5);
-  }
+  const expanded = new Set<number>();
+  const expand = (from: number, weight: number): void => {
+    for (const entityId of entitiesOf(sql, from)) {
+      const linked = itemsOfEntity(sql, entityId);
+      if (linked === null || linked.length < 2) continue;
+      const idf = Math.log(1 + total / linked.length);
+      for (const seq of linked) {
+        if (seq !== from) strength.set(seq, (strength.get(seq) ?? 0) + weight * idf);
+      }
+    }
+    expanded.add(from);
+  };
+  fused.slice(0, GRAPH_SEEDS).forEach((seed, i) => expand(seed.seq, 1 / (i + 1)));
+  const hop1 = [...strength]
+    .filter(([seq]) => !expanded.has(seq))
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .slice(0, HOP2_SOURCES);
+  hop1.forEach(([seq], i) => expand(seq, 0.5 / (i + 1)));
   const accept = accepts(req);
   const out: Ranked[] = [];
   for (const [seq, score] of [...strength].sort((a, b) => b[1] - a[1] || a[0] - b[0])) {
