@@ -11,11 +11,33 @@ export interface Retrieval {
   note: string | null;
 }
 
+export interface RetrievalPlan {
+  mode: SearchMode;
+  note: string | null;
+}
+
 /**
- * The retrieval every model-backed path starts from. While some items still carry vectors of a
- * previous embedding model (the `reembed` job is catching up), vector scores would compare
- * apples with pears, so the query falls back to `bm25` and says so.
+ * The mode a query can honestly run in. While some items still carry vectors of a previous
+ * embedding model (the `reembed` job is catching up), vector scores would compare vectors of two
+ * models, so the query falls back to `bm25`, says so, and asks for re-embedding.
  */
+export async function planRetrieval(
+  deps: OperationDeps,
+  contextId: string,
+  wanted: SearchMode,
+): Promise<RetrievalPlan> {
+  if (wanted === 'bm25') return { mode: wanted, note: null };
+  const stale = await deps.store(contextId).modelStaleVectors(deps.embedder.modelId);
+  if (stale === 0) return { mode: wanted, note: null };
+  // Best effort: the next query asks again if this fails.
+  await requestReembed(deps, contextId).catch(() => undefined);
+  return {
+    mode: 'bm25',
+    note: `${stale} item(s) are not yet embedded with ${deps.embedder.modelId} (re-embedding in the background); this query used bm25 instead of ${wanted}`,
+  };
+}
+
+/** The retrieval every model-backed path starts from (with the fallback of `planRetrieval`). */
 export async function retrieveMemory(
   deps: OperationDeps,
   input: {
@@ -28,17 +50,7 @@ export async function retrieveMemory(
   },
 ): Promise<Retrieval> {
   const store = deps.store(input.contextId);
-  const wanted = input.mode ?? 'hybrid';
-  const stale = wanted === 'bm25' ? 0 : await store.modelStaleVectors(deps.embedder.modelId);
-  const mode: SearchMode = stale > 0 ? 'bm25' : wanted;
-  if (stale > 0) {
-    // Best effort: the scheduler's next tick or the next query asks again if this fails.
-    await requestReembed(deps, input.contextId).catch(() => undefined);
-  }
-  const note =
-    stale > 0
-      ? `${stale} item(s) are not yet embedded with ${deps.embedder.modelId} (re-embedding in the background); this query used bm25 instead of ${wanted}`
-      : null;
+  const { mode, note } = await planRetrieval(deps, input.contextId, input.mode ?? 'hybrid');
   const values = mode === 'bm25' ? undefined : (await deps.embedder.embed([input.text]))[0];
   const items = await store.modelRetrieve({
     mode,
