@@ -3,7 +3,7 @@
 import json
 import time
 import uuid
-from typing import Any, Callable, Dict, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Union
 from urllib.parse import quote
 
 from .errors import MemoryAPIError
@@ -100,6 +100,30 @@ class MemoryClient:
         }
         return self._t.request("POST", "/api/v1/keys", json_body=body, retryable=False)
 
+    def get_principal(self, id: str) -> JSON:
+        return self._t.request("GET", f"/api/v1/principals/{_enc(id)}", retryable=True)
+
+    def revoke_key(self, id: str) -> None:
+        self._t.request("DELETE", f"/api/v1/keys/{_enc(id)}", retryable=True)
+
+    def export_context(self, id: Optional[str] = None) -> str:
+        """The whole Context database as NDJSON, for backups (management key)."""
+        path = f"/api/v1/contexts/{_enc(id or self._ctx())}/export"
+        return self._t.request_text("GET", path, retryable=True)
+
+    def import_context(self, id: str, ndjson: str) -> JSON:
+        return self._t.request(
+            "POST",
+            f"/api/v1/contexts/{_enc(id)}/import",
+            data=ndjson.encode("utf-8"),
+            headers={"content-type": "application/x-ndjson"},
+            retryable=False,
+        )
+
+    def retry_dead_letter(self, id: str) -> JSON:
+        path = f"/api/v1/migrations/dlq/{_enc(id)}/retry"
+        return self._t.request("POST", path, retryable=False)
+
     def migrations(self) -> JSON:
         return self._t.request("GET", "/api/v1/migrations", retryable=True)
 
@@ -138,7 +162,27 @@ class MemoryClient:
     def get_fact(self, id: str) -> JSON:
         return self._t.request("GET", self._p(f"/facts/{_enc(id)}"), retryable=True)
 
+    def list_facts(
+        self,
+        *,
+        cursor: Optional[str] = None,
+        limit: Optional[int] = None,
+        lens: Optional[Lens] = None,
+        kind: Optional[str] = None,
+    ) -> JSON:
+        query = {
+            "cursor": cursor,
+            "limit": limit,
+            "kind": kind,
+            "lens": json.dumps(lens) if lens is not None else None,
+        }
+        return self._t.request("GET", self._p("/facts"), query=query, retryable=True)
+
     def forget(self, id: str) -> None:
+        """Deletes a fact (or, for ``document:<id>``, the document and its chunks) everywhere."""
+        if id.startswith("document:"):
+            self.delete_document(id)
+            return
         self._t.request("DELETE", self._p(f"/facts/{_enc(id)}"), retryable=True)
 
     def recall(
@@ -169,6 +213,10 @@ class MemoryClient:
     def delete_session(self, session_id: str) -> None:
         self._t.request("DELETE", self._p(f"/sessions/{_enc(session_id)}"), retryable=True)
 
+    def session_context(self, session_id: str, *, max_tokens: Optional[int] = None) -> JSON:
+        path = self._p(f"/sessions/{_enc(session_id)}/context")
+        return self._t.request("GET", path, query={"max_tokens": max_tokens}, retryable=True)
+
     def add_turn(self, session_id: str, role: str, content: str) -> JSON:
         path = self._p(f"/sessions/{_enc(session_id)}/turns")
         body = {"role": role, "content": content}
@@ -198,6 +246,13 @@ class MemoryClient:
     ) -> JSON:
         body = {"message": message, "session_id": session_id, "lens": lens}
         return self._t.request("POST", self._p("/chat"), json_body=body, retryable=False)
+
+    def chat_stream(
+        self, message: str, *, session_id: Optional[str] = None, lens: Optional[Lens] = None
+    ) -> Iterator[Dict[str, Any]]:
+        """Yields ``{"event", "data"}`` dicts as the answer streams (server-sent events)."""
+        body = {"message": message, "session_id": session_id, "lens": lens, "stream": True}
+        return self._t.stream_events(self._p("/chat"), body)
 
     def reflect(self, *, lens: Optional[Lens] = None, persist: Optional[bool] = None) -> JSON:
         body = {"lens": lens, "persist": persist}
@@ -233,6 +288,13 @@ class MemoryClient:
 
     def get_document(self, id: str) -> JSON:
         return self._t.request("GET", self._p(f"/documents/{_enc(id)}"), retryable=True)
+
+    def list_documents(self, *, cursor: Optional[str] = None, limit: Optional[int] = None) -> JSON:
+        query = {"cursor": cursor, "limit": limit}
+        return self._t.request("GET", self._p("/documents"), query=query, retryable=True)
+
+    def delete_document(self, id: str) -> None:
+        self._t.request("DELETE", self._p(f"/documents/{_enc(id)}"), retryable=True)
 
     def wait_for_document(self, id: str, *, interval: float = 0.5, timeout: float = 120.0) -> JSON:
         """Polls until the document is ``ready`` or ``failed`` (a failure is a state, not an error)."""

@@ -12,7 +12,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from typing import Any, Callable, Dict, Mapping, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, Mapping, Optional, Tuple, Union
 
 from .errors import MemoryAPIError, MemoryConnectionError, error_from_response
 
@@ -73,11 +73,14 @@ class Transport:
         headers: Optional[Dict[str, str]] = None,
         query: Optional[QueryParams] = None,
         retryable: bool,
+        _text: bool = False,
     ) -> Any:
         """Sends a request with the retry rules; returns parsed JSON (None for 204)."""
         attempts = 1 + (self.max_retries if retryable else 0)
         for attempt in range(attempts):
-            error, retry_after, result = self._attempt(method, path, json_body, data, headers, query)
+            error, retry_after, result = self._attempt(
+                method, path, json_body, data, headers, query, _text
+            )
             if error is None:
                 return result
             last = attempt == attempts - 1
@@ -85,6 +88,46 @@ class Transport:
                 raise error
             self.sleep(retry_delay(attempt, retry_after, self.base_delay))
         raise AssertionError("unreachable")
+
+    def request_text(self, method: str, path: str, *, retryable: bool) -> str:
+        """Like ``request`` for a text body (NDJSON exports)."""
+        return self.request(method, path, retryable=retryable, _text=True)
+
+    def stream_events(self, path: str, json_body: Any) -> Iterator[Dict[str, Any]]:
+        """POSTs and yields server-sent events; a plain JSON answer yields one ``done`` event.
+
+        Not retried: a chat writes to its session.
+        """
+        h = {"accept": "text/event-stream", "content-type": "application/json"}
+        if self.api_key:
+            h["authorization"] = f"Bearer {self.api_key}"
+        data = json.dumps(_drop_none(json_body)).encode("utf-8")
+        req = urllib.request.Request(self.url(path), data=data, headers=h, method="POST")
+        try:
+            res = urllib.request.urlopen(req, timeout=self.timeout)
+        except urllib.error.HTTPError as e:
+            retry_after = parse_retry_after(e.headers.get("retry-after"))
+            raise error_from_response(e.code, _read_problem(e), retry_after) from None
+        except (urllib.error.URLError, socket.timeout, OSError) as e:
+            raise MemoryConnectionError(f"POST {path} failed: {getattr(e, 'reason', e)}") from None
+        with res:
+            if "text/event-stream" not in (res.headers.get("content-type") or ""):
+                yield {"event": "done", "data": json.loads(res.read().decode("utf-8"))}
+                return
+            event, lines = "message", []
+            for raw in res:
+                line = raw.decode("utf-8").rstrip("\r\n")
+                if line == "":
+                    if lines:
+                        yield {"event": event, "data": _parse_data("\n".join(lines))}
+                    event, lines = "message", []
+                elif line.startswith("event:"):
+                    event = line[6:].strip()
+                elif line.startswith("data:"):
+                    value = line[5:]
+                    lines.append(value[1:] if value.startswith(" ") else value)
+            if lines:
+                yield {"event": event, "data": _parse_data("\n".join(lines))}
 
     def _attempt(
         self,
@@ -94,6 +137,7 @@ class Transport:
         data: Optional[bytes],
         headers: Optional[Dict[str, str]],
         query: Optional[QueryParams],
+        text: bool = False,
     ) -> Tuple[Optional[MemoryAPIError], Optional[float], Any]:
         h = {"accept": "application/json", **(headers or {})}
         if self.api_key:
@@ -106,6 +150,8 @@ class Transport:
         try:
             with urllib.request.urlopen(req, timeout=self.timeout) as res:
                 raw = res.read()
+                if text:
+                    return None, None, raw.decode("utf-8")
                 if res.status == 204 or not raw:
                     return None, None, None
                 return None, None, json.loads(raw.decode("utf-8"))
@@ -139,6 +185,13 @@ def _read_problem(e: urllib.error.HTTPError) -> Dict[str, Any]:
     except ValueError:
         pass
     return {"status": e.code, "detail": raw[:500]}
+
+
+def _parse_data(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
 
 
 def _query_value(v: Union[str, int, bool]) -> str:
