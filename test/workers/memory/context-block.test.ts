@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { call, expectProblem, json, setup, writeFact } from './helpers.ts';
+
+interface Block {
+  context: string;
+  items: { id: string; kind: string; content: string }[];
+  tokens: number;
+  max_tokens: number;
+}
+
+describe('POST /api/v1/{ctx}/context', () => {
+  it('returns the most relevant facts and the session’s recent turns', async () => {
+    const { ctx, key } = await setup();
+    await writeFact(ctx, key, 'Erin is allergic to peanuts');
+    await writeFact(ctx, key, 'The printer on floor 3 is broken');
+    const { id } = await json<{ id: string }>(
+      await call('POST', `/api/v1/${ctx}/sessions`, { key, body: {} }),
+    );
+    await call('POST', `/api/v1/${ctx}/sessions/${id}/turns`, {
+      key,
+      body: { role: 'user', content: 'What should I cook for Erin?' },
+    });
+    await call('POST', `/api/v1/${ctx}/sessions/${id}/turns`, {
+      key,
+      body: { role: 'assistant', content: 'Something without nuts.' },
+    });
+    const res = await call('POST', `/api/v1/${ctx}/context`, {
+      key,
+      body: { query: 'Erin allergy', session_id: id },
+    });
+    expect(res.status).toBe(200);
+    const block = await json<Block>(res);
+    expect(block.items[0]).toMatchObject({ kind: 'fact', content: 'Erin is allergic to peanuts' });
+    expect(block.context).toContain('Erin is allergic to peanuts');
+    expect(block.context.indexOf('user: What should I cook')).toBeLessThan(
+      block.context.indexOf('assistant: Something without nuts.'),
+    );
+    expect(block.tokens).toBe(countTokens(block.context));
+  });
+
+  it('stays under max_tokens counted with o200k_base', async () => {
+    const { ctx, key } = await setup();
+    await call('POST', `/api/v1/${ctx}/facts/batch`, {
+      key,
+      body: {
+        facts: Array.from({ length: 40 }, (_, i) => ({
+          content: `Budget fact ${i}: the team agreed on a long and detailed plan number ${i}`,
+        })),
+      },
+    });
+    for (const max of [5, 40, 120]) {
+      const block = await json<Block>(
+        await call('POST', `/api/v1/${ctx}/context`, {
+          key,
+          body: { query: 'budget plan', max_tokens: max },
+        }),
+      );
+      expect(block.tokens).toBeLessThanOrEqual(max);
+      expect(countTokens(block.context)).toBe(block.tokens);
+      expect(block.max_tokens).toBe(max);
+    }
+  });
+
+  it('rejects bad input and unknown sessions; isolates Contexts', async () => {
+    const { ctx, key } = await setup();
+    await expectProblem(
+      await call('POST', `/api/v1/${ctx}/context`, { key, body: { max_tokens: 0 } }),
+      400,
+      'validation-error',
+    );
+    await expectProblem(
+      await call('POST', `/api/v1/${ctx}/context`, { key, body: { max_tokens: 'lots' } }),
+      400,
+      'validation-error',
+    );
+    await expectProblem(
+      await call('POST', `/api/v1/${ctx}/context`, { key, body: { session_id: 'nope' } }),
+      404,
+      'not-found',
+    );
+    const other = await setup();
+    await expectProblem(
+      await call('POST', `/api/v1/${ctx}/context`, { key: other.key, body: {} }),
+      403,
+      'forbidden',
+    );
+  });
+});
