@@ -107,10 +107,23 @@ export async function buildContextBlock(
   }
   packFacts(maxTokens);
 
-  let context = '';
-  if (chosenFacts.length > 0) context += FACTS_HEADING + chosenFacts.map(factLine).join('');
-  if (chosenTurns.length > 0) {
-    context += `${context ? '\n' : ''}${TURNS_HEADING}${[...chosenTurns].reverse().map(turnLine).join('')}`;
+  const render = (): string => {
+    let text = '';
+    if (chosenFacts.length > 0) text += FACTS_HEADING + chosenFacts.map(factLine).join('');
+    if (chosenTurns.length > 0) {
+      text += `${text ? '\n' : ''}${TURNS_HEADING}${[...chosenTurns].reverse().map(turnLine).join('')}`;
+    }
+    return text;
+  };
+  // Pieces were counted one by one; BPE merges across their seams can differ by a token or so,
+  // so the joined text is counted again and trimmed (least relevant fact, then oldest turn).
+  let context = render();
+  let tokens = tokenCount(context);
+  while (tokens > maxTokens && (chosenFacts.length > 0 || chosenTurns.length > 0)) {
+    if (chosenFacts.length > 0) chosenFacts.pop();
+    else chosenTurns.pop();
+    context = render();
+    tokens = tokenCount(context);
   }
   const items: ContextBlockItem[] = [
     ...chosenFacts,
@@ -118,5 +131,5 @@ export async function buildContextBlock(
       .reverse()
       .map((t) => ({ id: t.id, kind: 'turn' as const, content: t.content, role: t.role })),
   ];
-  return { context, items, tokens: tokenCount(context), max_tokens: maxTokens };
+  return { context, items, tokens, max_tokens: maxTokens };
 }
