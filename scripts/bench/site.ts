@@ -51,13 +51,16 @@ function markdownCounts(markdown: string): Fidelity {
   let headings = 0;
   let cells = 0;
   lines.forEach((line, i) => {
-    if (/^#{1,6}\s/.test(line)) headings += 1;
+    // ATX headings may sit inside list items or quotes (`- ### Title`).
+    if (/^\s*(?:[-*+]\s+|\d+\.\s+|>\s*)*#{1,6}\s/.test(line)) headings += 1;
     else if (/^(=+|-+)\s*$/.test(line) && (lines[i - 1] ?? '').trim() !== '') headings += 1;
     if (/^\s*\|.*\|\s*$/.test(line) && !/^\s*\|[\s:|-]+\|\s*$/.test(line)) {
       cells += line.trim().slice(1, -1).split('|').length;
     }
   });
-  const links = (text.match(/(?<!!)\[[^\]]*\]\([^)]*\)/g) ?? []).length;
+  const inline = text.match(/(?<!!)\[[^\]]*\]\([^)]*\)/g)?.length ?? 0;
+  const autolinks = text.match(/<(?:(?:https?|mailto):[^>\s]+|[^>\s@]+@[^>\s]+)>/g)?.length ?? 0;
+  const links = inline + autolinks;
   return { headings, links, cells };
 }
 
@@ -78,7 +81,7 @@ function htmlFile(page: PageEntry): string {
   return join(DIST, page.path === '/' ? 'index.html' : `${page.path.slice(1)}.html`);
 }
 
-function tokenSection(): string {
+export function tokenSection(): string {
   const manifest = JSON.parse(
     readFileSync(join(DIST, '_agent/manifest.json'), 'utf8'),
   ) as AgentManifest;
