@@ -50,7 +50,8 @@ export function callTool(key: string | null, name: string, args: Record<string, 
   return rpc(key, 'tools/call', { name, arguments: args });
 }
 
-export const BOOTSTRAP = env.MEMORY_BOOTSTRAP_KEY;
+// Set by vitest.workers.config.ts; an empty key would fail every call loudly.
+export const BOOTSTRAP: string = env.MEMORY_BOOTSTRAP_KEY ?? '';
 
 async function rest<T>(path: string, body: unknown): Promise<T> {
   const res = await exports.default.fetch(`${ORIGIN}${path}`, {

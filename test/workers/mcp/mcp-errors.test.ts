@@ -8,16 +8,15 @@ describe('MCP auth failures are HTTP 401 with WWW-Authenticate', () => {
   it('answers 401 without a bearer token', async () => {
     const reply = await rpc(null, 'tools/list');
     expect(reply.status).toBe(401);
-    expect(reply.headers.get('www-authenticate')).toContain(
-      `resource_metadata="${ORIGIN}/.well-known/oauth-protected-resource"`,
-    );
+    expect(reply.headers.get('www-authenticate')).toBe(METADATA);
+    expect(reply.body).toMatchObject({ status: 401, title: 'Unauthorized' });
   });
 
   it('answers 401 for a malformed or unknown key', async () => {
     for (const key of ['not-a-key', 'mem_agent_unknownunknownunknown0000']) {
       const reply = await rpc(key, 'tools/list');
       expect(reply.status, key).toBe(401);
-      expect(reply.headers.get('www-authenticate'), key).toContain('resource_metadata=');
+      expect(reply.headers.get('www-authenticate'), key).toBe(METADATA);
     }
   });
 
@@ -27,7 +26,6 @@ describe('MCP auth failures are HTTP 401 with WWW-Authenticate', () => {
     });
     expect(res.status).toBe(405);
   });
-  void METADATA;
 });
 
 describe('MCP operation failures are isError tool results over HTTP 200', () => {
