@@ -97,7 +97,7 @@ export const chatRoutes: RouteModule = {
         }
         await stream.writeSSE({ event: 'citations', data: JSON.stringify(response.citations) });
         await stream.writeSSE({ event: 'done', data: JSON.stringify(response) });
-      }) as never;
+      });
     });
   },
 };
