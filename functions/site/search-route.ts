@@ -40,6 +40,15 @@ export async function handleDocsSearch(
   deps: SearchDeps,
 ): Promise<Response> {
   const { url } = info;
+  // A missing query is refused here in both modes, so clients see one contract.
+  const query = url.searchParams.get('q')?.trim() ?? '';
+  if (query === '') {
+    return siteProblem(
+      info,
+      'validation-error',
+      'The query parameter `q` is required and must not be empty, e.g. /api/docs/search?q=hybrid+search.',
+    );
+  }
   const origin = deps.searchOrigin?.trim();
   if (origin) {
     try {
@@ -54,14 +63,6 @@ export async function handleDocsSearch(
         },
       );
     }
-  }
-  const query = url.searchParams.get('q')?.trim() ?? '';
-  if (query === '') {
-    return siteProblem(
-      info,
-      'validation-error',
-      'The query parameter `q` is required and must not be empty, e.g. /api/docs/search?q=hybrid+search.',
-    );
   }
   const limit = parseLimit(url.searchParams.get('limit'));
   if (limit === null) {

@@ -181,6 +181,17 @@ describe('the two endpoints left out of the description', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
   });
 
+  it('refuses a missing q before proxying', async () => {
+    const upstream = vi.fn(async () => Response.json({}));
+    const res = await handleSiteRequest(
+      new Request(`${ORIGIN}/api/docs/search`),
+      { ASSETS: fakeAssets(SITE_FILES), DOCS_SEARCH_ORIGIN: 'https://search.example' },
+      upstream,
+    );
+    expect(res.status).toBe(400);
+    expect(upstream).not.toHaveBeenCalled();
+  });
+
   it('answers 503 when the search origin cannot be reached', async () => {
     const res = await handleSiteRequest(
       new Request(`${ORIGIN}/api/docs/search?q=hybrid`),
