@@ -41,7 +41,7 @@ export function mcpServerCard(l: CardLinks): Json {
     authentication: {
       required: true,
       description:
-        'Needs an Engram API key sent as `Authorization: Bearer mem_<kind>_<secret>`, or an OAuth 2.1 access token (authorization code with PKCE S256, dynamic client registration). Auth failures and unknown Contexts are both 401.',
+        'Needs an Engram account or a personal access token: an API key sent as `Authorization: Bearer mem_<kind>_<secret>`, or an OAuth 2.1 access token granted by signing in (authorization code with PKCE S256, dynamic client registration). Auth failures and unknown Contexts are both 401.',
       schemes: [
         { type: 'bearer', format: 'mem_<kind>_<secret>', documentationUrl: l.authDocs },
         {
