@@ -1,5 +1,5 @@
 import type { SitePage } from './site-pages.ts';
-import { byReadingOrder, SECTION_ORDER, sectionRank } from './sections.ts';
+import { byReadingOrder, sectionRank } from './sections.ts';
 import { newest } from '../lib/git-lastmod.ts';
 
 function xmlEscape(s: string): string {
@@ -11,12 +11,7 @@ export function pageUrl(path: string, site: string): string {
   return new URL(path, site).href;
 }
 
-export interface SitemapFiles {
-  /** URL path -> XML */
-  files: Map<string, string>;
-}
-
-/** /sitemap.xml as a sitemap index, plus one /sitemap-<section>.xml per section. */
+/** /sitemap.xml as a sitemap index, plus one /sitemap-<section>.xml per section (URL path -> XML). */
 export function buildSitemaps(pages: readonly SitePage[], site: string): Map<string, string> {
   const files = new Map<string, string>();
   const sections = [...new Set(pages.map((p) => p.section))].sort(
@@ -48,5 +43,3 @@ export function buildSitemaps(pages: readonly SitePage[], site: string): Map<str
   );
   return files;
 }
-
-export { SECTION_ORDER };
