@@ -81,6 +81,18 @@ describe('MCP model-backed tools (local deterministic provider)', () => {
     expect(consolidate.body.result?.structuredContent).toMatchObject({ dry_run: true, applied: 0 });
   });
 
+  it('remembers with inference when asked (infer: full)', async () => {
+    const key = await contextWithKey('mcp-model-infer');
+    const reply = await callTool(key, 'remember', {
+      content: 'Maria moved to Lisbon. She now leads the platform team.',
+      scopes: ['team:a'],
+      infer: 'full',
+    });
+    expect(reply.body.result?.isError).toBeFalsy();
+    const facts = reply.body.result?.structuredContent?.facts as Array<{ content: string }>;
+    expect(facts.length).toBeGreaterThan(0);
+  });
+
   it('refuses to persist a reflection with an agent key (403)', async () => {
     const key = await contextWithKey('mcp-model-2');
     const reply = await callTool(key, 'reflect', { persist: true });
@@ -163,6 +175,19 @@ describe('MCP remember and recall', () => {
     });
     const block = await callTool(key, 'context', { query: 'when is the deploy window?' });
     expect(block.body.result?.structuredContent?.context).toContain('Tuesday');
+  });
+
+  it('uploads a base64 document, and refuses text and base64 together (protocol fault)', async () => {
+    const key = await contextWithKey('mcp-upload-2');
+    const up = await callTool(key, 'upload', {
+      filename: 'data.csv',
+      base64: btoa('name,city\nAda,London\n'),
+      content_type: 'text/csv',
+      scopes: ['team:a'],
+    });
+    expect(up.body.result?.structuredContent?.id).toMatch(/^document:/);
+    const both = await callTool(key, 'upload', { filename: 'x.txt', text: 'a', base64: 'YQ==' });
+    expect(both.body.error?.code).toBe(-32602);
   });
 
   it('uploads a text document and inspects its state', async () => {
