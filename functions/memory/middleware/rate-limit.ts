@@ -7,6 +7,8 @@ export interface RateLimitOptions {
   perMinute?: number;
   /** Extracts the Context of a request (null for control-plane routes: one bucket per key). */
   contextOf?: (path: string) => string | null;
+  /** Clock in milliseconds (tests pin it so that a window boundary cannot fall mid-test). */
+  now?: () => number;
 }
 
 const CONTROL_PLANE = new Set(['contexts', 'principals', 'keys', 'migrations', 'openapi.json']);
@@ -30,7 +32,7 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler<Mem
   return async function rateLimitMiddleware(c, next) {
     const configured = options.perMinute ?? Number.parseInt(c.env.RATE_LIMIT_PER_MINUTE ?? '', 10);
     const limit = Number.isFinite(configured) && configured > 0 ? configured : 1200;
-    const nowSeconds = Math.floor(Date.now() / 1000);
+    const nowSeconds = Math.floor((options.now ?? Date.now)() / 1000);
     const window = nowSeconds - (nowSeconds % 60);
     const bucket = `${c.get('auth').key.keyId}|${contextOf(new URL(c.req.url).pathname) ?? '-'}`;
     const row = await c.env.DB.prepare(

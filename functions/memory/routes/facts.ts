@@ -17,6 +17,7 @@ import {
   jsonBody,
   jsonResponse,
   Lens,
+  asJsonObject,
   MemoryItem,
   notFound,
   unprocessable,
@@ -29,7 +30,13 @@ const IdempotencyHeader = z.object({
     .min(1)
     .max(255)
     .optional()
-    .openapi({ param: { name: 'Idempotency-Key', in: 'header' } }),
+    .openapi({
+      param: {
+        name: 'idempotency-key',
+        in: 'header',
+        description: 'Idempotency-Key: replays within 24 h return the stored response',
+      },
+    }),
 });
 const FactIdParam = ContextIdParam.extend({ id: z.string().min(1).max(128) });
 
@@ -159,7 +166,7 @@ export const factsRoutes: RouteModule = {
           {
             content: body.content,
             scopes: body.scopes ?? [],
-            metadata: body.metadata ?? null,
+            metadata: asJsonObject(body.metadata),
             sessionId: body.session_id ?? null,
           },
         ],
@@ -175,7 +182,7 @@ export const factsRoutes: RouteModule = {
         drafts: c.req.valid('json').facts.map((f) => ({
           content: f.content,
           scopes: f.scopes ?? [],
-          metadata: f.metadata ?? null,
+          metadata: asJsonObject(f.metadata),
           sessionId: null,
         })),
         infer: null,

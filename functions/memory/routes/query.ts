@@ -21,7 +21,7 @@ const QueryResult = z
     content: z.string(),
     score: z.number(),
     scopes: z.array(z.string()),
-    metadata: z.record(z.string(), z.json()).nullable(),
+    metadata: z.record(z.string(), z.unknown()).nullable(),
     created_at: z.string(),
     ranks: z.object({ bm25: Rank, vector: Rank, graph: Rank.optional() }).optional().openapi({
       description:

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { ITEM_KINDS, SEARCH_MODES } from '../store/types.ts';
+import { ITEM_KINDS, SEARCH_MODES, type JsonObject } from '../store/types.ts';
 
 /** Request and response schemas shared by the route groups (one source for validation and OpenAPI). */
 
@@ -56,7 +56,7 @@ export const Lens = z
   });
 
 export const Metadata = z
-  .record(z.string(), z.json())
+  .record(z.string(), z.unknown())
   .refine((m) => JSON.stringify(m).length <= MAX_METADATA_BYTES, {
     message: `metadata must serialise to at most ${MAX_METADATA_BYTES} bytes`,
   })
@@ -76,7 +76,7 @@ export const MemoryItem = z
     kind: z.enum(ITEM_KINDS),
     content: z.string(),
     scopes: z.array(z.string()),
-    metadata: z.record(z.string(), z.json()).nullable(),
+    metadata: z.record(z.string(), z.unknown()).nullable(),
     session_id: z.string().nullable(),
     source_id: z.string().nullable(),
     created_at: z.string(),
@@ -99,4 +99,13 @@ export function jsonBody<T extends z.ZodType>(schema: T) {
 
 export function jsonResponse<T extends z.ZodType>(schema: T, description: string) {
   return { content: { 'application/json': { schema } }, description } as const;
+}
+
+/**
+ * Request metadata as the JSON object it is: it was parsed from a JSON body, so every value is
+ * JSON. (The schema stays `record(string, unknown)` because a recursive JSON schema sends the
+ * OpenAPI generator into infinite recursion.)
+ */
+export function asJsonObject(value: Record<string, unknown> | undefined): JsonObject | null {
+  return value === undefined ? null : (value as JsonObject);
 }

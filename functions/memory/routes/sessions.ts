@@ -12,6 +12,7 @@ import {
 } from '../operations/sessions.ts';
 import type { RouteModule } from './registry.ts';
 import {
+  asJsonObject,
   commonErrors,
   conflict,
   ContextIdParam,
@@ -25,7 +26,7 @@ import {
 const SessionSchema = z
   .object({
     id: z.string(),
-    metadata: z.record(z.string(), z.json()).nullable(),
+    metadata: z.record(z.string(), z.unknown()).nullable(),
     created_at: z.string(),
     updated_at: z.string(),
     turn_count: z.number().int(),
@@ -152,7 +153,7 @@ export const sessionsRoutes: RouteModule = {
         await createSession(c.get('deps'), principalOf(c), {
           contextId: c.req.valid('param').context_id,
           id: body.id,
-          metadata: body.metadata,
+          metadata: asJsonObject(body.metadata) ?? undefined,
         }),
         201,
       );
