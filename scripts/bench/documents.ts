@@ -205,8 +205,9 @@ interface MigrationsReport {
 
 async function migrationRollout(
   server: Server,
-): Promise<{ seconds: number; behindBefore: number }> {
-  const from = LATEST_SCHEMA_VERSION - 1;
+): Promise<{ seconds: number; behindBefore: number; latest: number }> {
+  const latest = (await call<MigrationsReport>(server, '/api/v1/migrations')).latest_version;
+  const from = latest - 1;
   const ids = Array.from({ length: CONTEXTS }, (_, i) => `bench-mig-${String(i).padStart(4, '0')}`);
   // Each Context is restored from a backup taken one schema version ago (the import path), so
   // its database is really at the previous version and the rollout applies one real step.
