@@ -86,6 +86,14 @@ async function chosenGrants(env: Env, form: FormData): Promise<AuthContext> {
         throw new MemoryError({ kind: 'validation-error', detail: `${verb}: ${problem}` });
     }
     if (chosen.length === 0) continue;
+    // `*` on the form means "all of this key's grant for the verb", whatever that grant is.
+    if (chosen.includes('*')) {
+      if (auth.key.grants[verb].length === 0) {
+        throw new MemoryError({ kind: 'forbidden', detail: `this key has no ${verb} grant` });
+      }
+      grants[verb] = [...auth.key.grants[verb]];
+      continue;
+    }
     const denied = checkPaths(auth.key, verb, chosen);
     if (denied) throw new MemoryError(denied);
     grants[verb] = chosen;

@@ -212,8 +212,10 @@ describe('OAuth flow: register, authorize with PKCE, token, call a tool', () => 
       read: 'team:a',
     });
     expect(otherContext.status).toBe(401);
-    // The handle survives rejected forms and works once approved.
-    const approved = await consent(flow, { api_key: key, read: 'team:a' });
+    const noWrite = await consent(flow, { api_key: key, write: '*' });
+    expect(noWrite.status).toBe(403);
+    // The handle survives rejected forms and works once approved; * is the key's whole grant.
+    const approved = await consent(flow, { api_key: key, read: '*' });
     expect(approved.status).toBe(302);
     const code = new URL(approved.headers.get('location') ?? '').searchParams.get('code') ?? '';
     const tokenRes = await fetchAt('/oauth/token', {
