@@ -150,6 +150,18 @@ describe('pricing catalogue schema', () => {
       /cloud tiers only/,
     ],
     [
+      'a support plan in the cloud list',
+      (c) => c.cloud.push({ ...(c.support as Record<string, unknown>[])[0] }),
+      'cloud[2].id',
+      /cloud holds cloud-\* plans only, not support-pro/,
+    ],
+    [
+      'a plan id used twice',
+      (c) => c.cloud.push({ ...plan(c, 0), dataset: null }),
+      'cloud[2].id',
+      /plan id cloud-free appears twice/,
+    ],
+    [
       'an extra top-level key',
       (c) => (c.updated = '2026-01-01'),
       '(root)',

@@ -148,6 +148,12 @@ export const PricingPlan = z
   })
   .describe('One plan of the catalogue.');
 
+const GROUP_PREFIX = [
+  ['cloud', 'cloud-'],
+  ['selfHosted', 'self-hosted-'],
+  ['support', 'support-'],
+] as const;
+
 export const PricingCatalogue = z
   .object({
     cloud: z.array(PricingPlan).describe('Managed cloud tiers.'),
@@ -161,6 +167,29 @@ export const PricingCatalogue = z
       .describe('Rates and units behind the pricing-page cost calculator.'),
   })
   .strict()
+  .superRefine((catalogue, ctx) => {
+    // Each list holds its own family of plans, and an id names one plan only.
+    const seen = new Set<string>();
+    for (const [group, prefix] of GROUP_PREFIX) {
+      catalogue[group].forEach((plan, i) => {
+        if (!plan.id.startsWith(prefix)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [group, i, 'id'],
+            message: `${group} holds ${prefix}* plans only, not ${plan.id}`,
+          });
+        }
+        if (seen.has(plan.id)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [group, i, 'id'],
+            message: `plan id ${plan.id} appears twice`,
+          });
+        }
+        seen.add(plan.id);
+      });
+    }
+  })
   .describe('Body of GET /api/cloud/pricing.json.');
 
 export type PricingCatalogue = z.infer<typeof PricingCatalogue>;
