@@ -6,6 +6,7 @@ import { authenticate } from '../auth/authenticate.ts';
 import type { AuthContext } from '../auth/principal.ts';
 import { MemoryError, problemFor } from '../errors.ts';
 import type { MemoryEnv } from '../hono-env.ts';
+import { assertGrantLive } from '../oauth/grant-liveness.ts';
 import { readMcpProps } from '../oauth/props.ts';
 import { createDeps } from '../operations/deps.ts';
 import type { RouteModule } from '../routes/registry.ts';
@@ -36,6 +37,7 @@ function executionProps(c: Context<MemoryEnv>): unknown {
  */
 async function callerOf(c: Context<MemoryEnv>): Promise<AuthContext> {
   const props = readMcpProps(executionProps(c));
+  if (props?.source === 'oauth') await assertGrantLive(c.env, props.auth);
   if (props) return props.auth;
   return authenticate(c.env, c.req.header('authorization'));
 }

@@ -6,6 +6,7 @@ import { requireContext } from '../operations/contexts.ts';
 import { createDeps } from '../operations/deps.ts';
 import { checkPaths } from '../scopes/grants.ts';
 import { scopePathProblem } from '../scopes/path.ts';
+import { OAUTH_KEY_PREFIX } from './grant-liveness.ts';
 import { renderConsentPage, type ConsentPageInput } from './consent-page.ts';
 import type { McpProps } from './props.ts';
 
@@ -103,7 +104,12 @@ async function chosenGrants(env: Env, form: FormData): Promise<AuthContext> {
   }
   return {
     principal: auth.principal,
-    key: { keyId: `oauth:${auth.key.keyId}`, contextId, grants, scopeFloor: auth.key.scopeFloor },
+    key: {
+      keyId: `${OAUTH_KEY_PREFIX}${auth.key.keyId}`,
+      contextId,
+      grants,
+      scopeFloor: auth.key.scopeFloor,
+    },
   };
 }
 

@@ -33,17 +33,23 @@ async function pkce(): Promise<{ verifier: string; challenge: string }> {
 }
 
 async function agentKey(contextId: string, grants: Record<string, string[]>): Promise<string> {
+  return (await issueKey(contextId, grants)).key;
+}
+
+async function issueKey(
+  contextId: string,
+  grants: Record<string, string[]>,
+): Promise<{ id: string; key: string }> {
   await rest('/api/v1/contexts', { id: contextId });
   const principal = await rest<{ id: string }>('/api/v1/principals', {
     kind: 'agent',
     display_name: `${contextId}-agent`,
   });
-  const key = await rest<{ key: string }>('/api/v1/keys', {
+  return rest<{ id: string; key: string }>('/api/v1/keys', {
     principal_id: principal.id,
     context_id: contextId,
     grants,
   });
-  return key.key;
 }
 
 /** Registers a client and opens the consent page; returns what the form post needs. */
@@ -143,7 +149,7 @@ describe('OAuth discovery documents', () => {
 
 describe('OAuth flow: register, authorize with PKCE, token, call a tool', () => {
   it('issues a token carrying exactly the grants chosen on the consent page', async () => {
-    const key = await agentKey('oauth-flow-1', {
+    const { id: keyId, key } = await issueKey('oauth-flow-1', {
       'memory:read': ['team:a', 'team:b'],
       'memory:write': ['team:a', 'team:b'],
       'memory:forget': [],
@@ -190,6 +196,15 @@ describe('OAuth flow: register, authorize with PKCE, token, call a tool', () => 
     });
     const results = found.body.result?.structuredContent?.results as Array<{ content: string }>;
     expect(results[0]?.content).toBe('OAuth clients can remember.');
+
+    // Revoking the key the grant was made from stops the token at its next call.
+    const revoked = await fetchAt(`/api/v1/keys/${keyId}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${BOOTSTRAP}` },
+    });
+    expect(revoked.status).toBe(204);
+    const after = await mcp(token.access_token, 'tools/list', {});
+    expect(after.status).toBe(401);
   });
 
   it('refuses a grant wider than the key on the consent page, and a wrong code verifier', async () => {
