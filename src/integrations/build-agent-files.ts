@@ -27,8 +27,12 @@ export interface AgentBuildOptions {
   contentRoot: string;
 }
 
-/** Pages the discovery documents must be able to point at. */
-const REQUIRED_PAGES = ['/', '/auth', '/pricing'];
+/** Pages the discovery documents point at, with what to do when one is missing. */
+const REQUIRED_PAGES: Record<string, (contentRoot: string) => string> = {
+  '/': () => 'src/pages/index.astro must render the homepage (twin /index.md).',
+  '/auth': (root) => `Write ${root}/pages/auth.mdx: its twin /auth.md is the auth guide.`,
+  '/pricing': () => 'src/pages/pricing.astro must render the catalogue.',
+};
 
 export async function buildAgentFiles(
   opts: AgentBuildOptions,
@@ -37,11 +41,9 @@ export async function buildAgentFiles(
   const out = new OutputFiles(opts.outDir);
 
   const pages = await makeTwins(await collectPages(opts.outDir), origin, opts.contentRoot);
-  for (const path of REQUIRED_PAGES) {
+  for (const [path, fix] of Object.entries(REQUIRED_PAGES)) {
     if (!pages.some((p) => p.path === path)) {
-      throw new Error(
-        `Page ${path} is missing, so ${path === '/' ? '/index' : path}.md cannot be served. ${path === '/auth' ? `Write ${opts.contentRoot}/pages/auth.mdx.` : ''}`,
-      );
+      throw new Error(`Page ${path} is missing. ${fix(opts.contentRoot)}`);
     }
   }
   for (const p of pages) out.add(p.twin, p.markdown);
