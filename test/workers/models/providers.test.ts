@@ -201,6 +201,18 @@ describe('provider selection by AI_PROVIDER', () => {
     await expect(wai.complete({ messages: [] })).rejects.toThrow(/no AI binding/);
   });
 
+  it('chooses workers-ai when the optional AI binding is present', () => {
+    const ai = { run: async () => ({ response: 'x' }) };
+    expect(
+      selectProvider({ ...baseEnv, AI_PROVIDER: 'workers-ai', AI: ai } as ModelEnv),
+    ).toMatchObject({
+      name: 'workers-ai',
+      textModel: '@cf/meta/llama-4-scout-17b-16e-instruct',
+      embeddingModel: '@cf/baai/bge-base-en-v1.5',
+      generative: true,
+    });
+  });
+
   it('adapts a provider to the memory core Embedder with normalised vectors', async () => {
     const embedder = embedderOf(localProvider());
     expect(embedder.modelId).toBe('local-hash-v1');
