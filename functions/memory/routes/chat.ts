@@ -86,7 +86,9 @@ export const chatRoutes: RouteModule = {
         lens: body.lens,
       });
       setModelHeaders(c, budget, response);
-      if (!(c.req.header('accept') ?? '').includes('text/event-stream')) {
+      const wantsStream =
+        body.stream === true || (c.req.header('accept') ?? '').includes('text/event-stream');
+      if (!wantsStream) {
         return c.json(response, 200);
       }
       return streamSSE(c, async (stream) => {

@@ -229,6 +229,14 @@ describe('POST /chat with the local provider', () => {
     expect((JSON.parse(done) as ChatBody).citations.length).toBeGreaterThan(0);
   });
 
+  it('streams as well for "stream": true in the body', async () => {
+    const res = await call(`/api/v1/${ctx}/chat`, {
+      body: { message: 'Ines food?', stream: true },
+    });
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    expect(await res.text()).toMatch(/^event: meta$/m);
+  });
+
   it('rejects a missing message with a validation problem', async () => {
     const res = await call(`/api/v1/${ctx}/chat`, { body: { session_id: 'x' } });
     expect(res.status).toBe(400);
