@@ -101,25 +101,29 @@ export function withOAuth(app: FetchHandler): FetchHandler {
   return async (request, env, ctx) => {
     const url = new URL(request.url);
     if (!isOAuthPath(url.pathname)) return app(request, env, ctx);
-    if (
-      url.pathname === MCP_PATH &&
-      request.method !== 'OPTIONS' &&
-      !request.headers.has('authorization')
-    ) {
-      return problem401(
-        request,
-        env.ERROR_TYPE_BASE,
-        'missing Authorization: Bearer <key or OAuth access token>',
-      );
-    }
+    const missing = 'missing Authorization: Bearer <key or OAuth access token>';
     // OAuth 2.1 needs HTTPS (http only on loopback); elsewhere /mcp still takes bearer keys.
-    if (!oauthCapable(url)) return app(request, env, ctx);
+    if (!oauthCapable(url)) {
+      const bare = url.pathname === MCP_PATH && !request.headers.has('authorization');
+      if (bare && request.method !== 'OPTIONS')
+        return problem401(request, env.ERROR_TYPE_BASE, missing);
+      return app(request, env, ctx);
+    }
     let provider = providers.get(url.origin);
     if (!provider) {
       provider = buildProvider(url.origin, app, env.ERROR_TYPE_BASE);
       providers.set(url.origin, provider);
     }
-    return provider.fetch(request, env, ctx);
+    const res = await provider.fetch(request, env, ctx);
+    // The provider answers a request without a token with an empty 401 (its challenge and CORS
+    // headers are right); give it the service's problem body too.
+    if (url.pathname === MCP_PATH && res.status === 401 && !res.headers.has('content-type')) {
+      const body = problem401(request, env.ERROR_TYPE_BASE, missing);
+      res.headers.forEach((value, name) => body.headers.set(name, value));
+      body.headers.set('content-type', 'application/problem+json');
+      return body;
+    }
+    return res;
   };
 }
 

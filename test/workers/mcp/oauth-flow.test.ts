@@ -130,10 +130,24 @@ describe('OAuth discovery documents', () => {
   it('answers /mcp without a credential with 401 pointing at the metadata', async () => {
     const res = await fetchAt('/mcp', { method: 'POST', body: '{}' });
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe(
-      `Bearer resource_metadata="${ORIGIN}/.well-known/oauth-protected-resource"`,
+    const challenge = res.headers.get('www-authenticate') ?? '';
+    expect(challenge).toMatch(/^Bearer /);
+    expect(challenge).toContain(
+      `resource_metadata="${ORIGIN}/.well-known/oauth-protected-resource"`,
     );
     expect(await res.json()).toMatchObject({ status: 401, title: 'Unauthorized' });
+  });
+
+  it('lets a browser client read the 401 challenge (CORS exposes WWW-Authenticate)', async () => {
+    const res = await fetchAt('/mcp', {
+      method: 'POST',
+      headers: { origin: 'http://localhost:6274' },
+      body: '{}',
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('access-control-expose-headers')?.toLowerCase()).toContain(
+      'www-authenticate',
+    );
   });
 
   it('answers /mcp with an unknown token with 401 and a challenge', async () => {
