@@ -1,0 +1,300 @@
+// Memory part of `npm run bench` (also runnable alone: `node scripts/bench/memory.ts`; needs
+// `npm run build`). Through the Worker in workerd (`wrangler dev`, local D1 and Durable Objects,
+// the `local-hash-v1` embeddings), with Orama (`@orama/orama`, in process) as the peer on the
+// same corpus and queries in the same run:
+//   (a) batch ingest, facts/s (batches of 100);
+//   (b) query latency p50/p95 per mode at 1,000 and 10,000 facts in one Context;
+//   (c) recall@5 and @10 per mode on the labelled set in test/fixtures/retrieval/.
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { create, insertMultiple, search, type AnyOrama } from '@orama/orama';
+import { embedLocal } from '../../functions/memory/retrieval/local-embeddings.ts';
+import type { RetrievalSet } from '../../test/fixtures/retrieval/generate.ts';
+import { startDevServer, type DevServer } from '../../test/support/wrangler-dev.ts';
+
+const MODES = ['vector', 'bm25', 'hybrid', 'hybrid_graph'] as const;
+type Mode = (typeof MODES)[number];
+const ORAMA_MODES: Partial<Record<Mode, 'vector' | 'fulltext' | 'hybrid'>> = {
+  vector: 'vector',
+  bm25: 'fulltext',
+  hybrid: 'hybrid',
+};
+const BATCH = 100;
+const SIZES = [1_000, 10_000] as const;
+const MAX_SIZE = 10_000;
+
+const set = JSON.parse(
+  readFileSync(
+    new URL('../../test/fixtures/retrieval/retrieval-set.json', import.meta.url),
+    'utf8',
+  ),
+) as RetrievalSet;
+
+// Deterministic filler so that the corpus grows without touching the labelled facts.
+const SUBJECTS = [
+  'The release train',
+  'The on-call rota',
+  'The staging cluster',
+  'The design review',
+  'The hiring panel',
+  'The quarterly budget',
+  'The vendor contract',
+  'The security audit',
+  'The data warehouse',
+  'The customer survey',
+];
+const VERBS = [
+  'was moved to',
+  'now depends on',
+  'is reviewed during',
+  'was postponed until',
+  'is owned by',
+  'was discussed at',
+];
+const OBJECTS = [
+  'the Monday standup',
+  'the autumn offsite',
+  'the finance committee',
+  'the platform guild',
+  'the next sprint',
+  'the board meeting',
+  'the support backlog',
+  'the annual roadmap',
+];
+function filler(i: number): string {
+  const s = SUBJECTS[i % SUBJECTS.length];
+  const v = VERBS[Math.floor(i / SUBJECTS.length) % VERBS.length];
+  const o = OBJECTS[Math.floor(i / (SUBJECTS.length * VERBS.length)) % OBJECTS.length];
+  return `${s} ${v} ${o} (note ${i})`;
+}
+
+function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, index)] ?? 0;
+}
+
+const ms = (n: number) => n.toFixed(n < 10 ? 2 : 1);
+
+class Api {
+  private readonly server: DevServer;
+  private readonly ctx: string;
+
+  constructor(server: DevServer, ctx: string) {
+    this.server = server;
+    this.ctx = ctx;
+  }
+
+  async call(method: string, path: string, body?: unknown): Promise<unknown> {
+    const res = await fetch(`${this.server.url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${this.server.bootstrapKey}`,
+        'content-type': 'application/json',
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return res.status === 204 ? null : res.json();
+  }
+
+  /** Writes facts in batches of 100; returns the stored ids in order and the elapsed ms. */
+  async ingest(contents: string[]): Promise<{ ids: string[]; elapsed: number }> {
+    const ids: string[] = [];
+    const start = performance.now();
+    for (let i = 0; i < contents.length; i += BATCH) {
+      const facts = contents.slice(i, i + BATCH).map((content) => ({ content }));
+      const body = (await this.call('POST', `/api/v1/${this.ctx}/facts/batch`, { facts })) as {
+        facts: { id: string }[];
+      };
+      ids.push(...body.facts.map((f) => f.id));
+    }
+    return { ids, elapsed: performance.now() - start };
+  }
+
+  async query(text: string, mode: Mode, k: number): Promise<string[]> {
+    const body = (await this.call('POST', `/api/v1/${this.ctx}/query`, {
+      query: text,
+      mode,
+      k,
+    })) as { results: { id: string }[] };
+    return body.results.map((r) => r.id);
+  }
+}
+
+function oramaDb(): AnyOrama {
+  return create({
+    schema: { content: 'string', ref: 'string', embedding: 'vector[256]' } as const,
+  });
+}
+
+async function oramaInsert(
+  db: AnyOrama,
+  docs: { ref: string; content: string }[],
+): Promise<number> {
+  const start = performance.now();
+  for (let i = 0; i < docs.length; i += BATCH) {
+    const chunk = docs
+      .slice(i, i + BATCH)
+      .map((d) => ({ ...d, embedding: Array.from(embedLocal(d.content)) }));
+    await insertMultiple(db, chunk);
+  }
+  return performance.now() - start;
+}
+
+async function oramaQuery(
+  db: AnyOrama,
+  text: string,
+  mode: 'vector' | 'fulltext' | 'hybrid',
+  k: number,
+): Promise<string[]> {
+  const vector = { value: Array.from(embedLocal(text)), property: 'embedding' };
+  const params =
+    mode === 'fulltext'
+      ? { term: text, limit: k }
+      : mode === 'vector'
+        ? { mode, vector, similarity: 0, limit: k }
+        : { mode, term: text, vector, similarity: 0, limit: k };
+  const result = await search(db, params as Parameters<typeof search>[1]);
+  return result.hits.map((h) => String((h.document as { ref: string }).ref));
+}
+
+function recall(ranked: string[][], k: number): number {
+  let sum = 0;
+  set.questions.forEach((q, i) => {
+    const top = new Set((ranked[i] ?? []).slice(0, k));
+    sum += q.gold.filter((g) => top.has(g)).length / q.gold.length;
+  });
+  return sum / set.questions.length;
+}
+
+export async function runMemoryBench(): Promise<string> {
+  const server = await startDevServer({
+    vars: { RATE_LIMIT_PER_MINUTE: '100000000', MAX_IN_FLIGHT: '100000' },
+  });
+  const lines: string[] = [];
+  try {
+    const bootstrap = new Api(server, '');
+    for (const id of ['bench-recall', 'bench-latency'])
+      await bootstrap.call('POST', '/api/v1/contexts', { id });
+
+    // (c) recall on the labelled set, both engines.
+    const recallApi = new Api(server, 'bench-recall');
+    const { ids } = await recallApi.ingest(set.facts.map((f) => f.content));
+    const toLabel = new Map(ids.map((id, i) => [id, set.facts[i]?.id ?? '']));
+    const recallDb = oramaDb();
+    await oramaInsert(
+      recallDb,
+      set.facts.map((f) => ({ ref: f.id, content: f.content })),
+    );
+    const recallRows: string[] = [];
+    for (const mode of MODES) {
+      const ours: string[][] = [];
+      for (const q of set.questions)
+        ours.push((await recallApi.query(q.question, mode, 10)).map((id) => toLabel.get(id) ?? ''));
+      const peerMode = ORAMA_MODES[mode];
+      const peer: string[][] = [];
+      if (peerMode)
+        for (const q of set.questions)
+          peer.push(await oramaQuery(recallDb, q.question, peerMode, 10));
+      const fmt = (r: number) => r.toFixed(3);
+      recallRows.push(
+        `| ${mode} | ${fmt(recall(ours, 5))} | ${fmt(recall(ours, 10))} | ${peerMode ? `${fmt(recall(peer, 5))} | ${fmt(recall(peer, 10))}` : 'n/a | n/a'} |`,
+      );
+    }
+
+    // The floor of any request through wrangler dev: GET /health (no auth, no D1, no store).
+    const floor: number[] = [];
+    for (let i = 0; i < 80; i++) {
+      const t = performance.now();
+      await fetch(`${server.url}/health`).then((r) => r.arrayBuffer());
+      floor.push(performance.now() - t);
+    }
+
+    // (a) + (b) ingest and latency at 1,000 and 10,000 facts in one Context.
+    const api = new Api(server, 'bench-latency');
+    const db = oramaDb();
+    const corpus = [...set.facts.map((f) => f.content)];
+    for (let i = 0; corpus.length < MAX_SIZE; i++) corpus.push(filler(i));
+    let loaded = 0;
+    const ingestRows: string[] = [];
+    const latencyRows: string[] = [];
+    for (const size of SIZES) {
+      const slice = corpus.slice(loaded, size);
+      const ours = await api.ingest(slice);
+      const peerMs = await oramaInsert(
+        db,
+        slice.map((content, j) => ({ ref: String(loaded + j), content })),
+      );
+      ingestRows.push(
+        `| ${loaded.toLocaleString('en')} → ${size.toLocaleString('en')} | ${Math.round((slice.length / ours.elapsed) * 1000).toLocaleString('en')} | ${Math.round((slice.length / peerMs) * 1000).toLocaleString('en')} |`,
+      );
+      loaded = size;
+      for (const mode of MODES) {
+        const samples: number[] = [];
+        for (const q of set.questions) {
+          const t = performance.now();
+          await api.query(q.question, mode, 10);
+          samples.push(performance.now() - t);
+        }
+        const peerMode = ORAMA_MODES[mode];
+        const peer: number[] = [];
+        if (peerMode) {
+          for (const q of set.questions) {
+            const t = performance.now();
+            await oramaQuery(db, q.question, peerMode, 10);
+            peer.push(performance.now() - t);
+          }
+        }
+        const ratio = peerMode
+          ? `${(percentile(samples, 50) / percentile(peer, 50)).toFixed(1)}×`
+          : 'n/a';
+        latencyRows.push(
+          `| ${size.toLocaleString('en')} | ${mode} | ${ms(percentile(samples, 50))} | ${ms(percentile(samples, 95))} | ${peerMode ? `${ms(percentile(peer, 50))} | ${ms(percentile(peer, 95))}` : 'n/a | n/a'} | ${ratio} |`,
+        );
+      }
+    }
+
+    lines.push(
+      '## Memory service',
+      '',
+      'Command: `npm run bench -- memory` (or `node scripts/bench/memory.ts`), after `npm run build`.',
+      'Ours: the Worker under `wrangler dev` (workerd, local D1, one SQLite Durable Object per Context,',
+      '`local-hash-v1` embeddings), measured from Node over HTTP, one request at a time. Peer: Orama',
+      '(`@orama/orama`) in the same Node process on the same corpus, the same `local-hash-v1` vectors and',
+      'the same queries. Orama has no network hop, no auth, no rate limit and no durable storage, so its',
+      'latencies are a floor, not a like-for-like server; `hybrid_graph` has no Orama counterpart.',
+      '',
+      `### Batch ingest (facts/s, batches of ${BATCH})`,
+      '',
+      '| facts in the Context | ours (HTTP → Worker → DO) | Orama (in process) |',
+      '|---|---|---|',
+      ...ingestRows,
+      '',
+      `### Query latency (ms, ${set.questions.length} queries per mode, k = 10)`,
+      '',
+      '| facts | mode | ours p50 | ours p95 | Orama p50 | Orama p95 | ours / Orama (p50) |',
+      '|---|---|---|---|---|---|---|',
+      ...latencyRows,
+      '',
+      `Floor of one HTTP request through \`wrangler dev\` in the same run (\`GET /health\`, no auth, no`,
+      `storage): p50 ${ms(percentile(floor, 50))} ms, p95 ${ms(percentile(floor, 95))} ms. Every API query also does a D1 key lookup,`,
+      'a D1 rate-limit upsert, a D1 Context lookup and one Durable Object RPC.',
+      '',
+      `### Recall on the labelled set (${set.facts.length} facts, ${set.questions.length} questions with gold fact ids; \`test/fixtures/retrieval/\`)`,
+      '',
+      'Recall@k: the mean over questions of the share of gold facts in the top k (multi-hop questions have three).',
+      '',
+      '| mode | ours @5 | ours @10 | Orama @5 | Orama @10 |',
+      '|---|---|---|---|---|',
+      ...recallRows,
+    );
+  } finally {
+    await server.stop();
+  }
+  return lines.join('\n');
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  console.log(await runMemoryBench());
+}
