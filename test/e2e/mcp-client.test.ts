@@ -84,15 +84,16 @@ describe('MCP over streamable HTTP with the official client', () => {
     });
     const id = (up.structuredContent as { id: string }).id;
     let status = 'queued';
-    for (let i = 0; i < 100 && status !== 'ready' && status !== 'failed'; i++) {
+    // Processing runs on the queue consumer; allow for a loaded machine.
+    for (let i = 0; i < 300 && status !== 'ready' && status !== 'failed'; i++) {
       const seen = await client.callTool({ name: 'inspect', arguments: { id } });
       status = (seen.structuredContent as { document: { status: string } }).document.status;
-      if (status !== 'ready') await new Promise((r) => setTimeout(r, 100));
+      if (status !== 'ready') await new Promise((r) => setTimeout(r, 200));
     }
     expect(status).toBe('ready');
     const gone = await client.callTool({ name: 'forget', arguments: { id } });
     expect(gone.structuredContent).toEqual({ id, deleted: true });
-  });
+  }, 90_000);
 
   it('answers chat, context, reflect and consolidate from memory', async () => {
     const chat = await client.callTool({

@@ -94,9 +94,9 @@ describe('TypeScript SDK against a real local server', () => {
       scopes: ['team:a'],
     });
     expect(doc.id).toMatch(/^document:/);
-    const done = await memory.waitForDocument(doc.id, { intervalMs: 100, timeoutMs: 20_000 });
+    const done = await memory.waitForDocument(doc.id, { intervalMs: 100, timeoutMs: 60_000 });
     expect(done.status).toBe('ready');
-  });
+  }, 90_000);
 
   it('is a ten-line quick start', async () => {
     const client = new MemoryClient({ baseUrl, apiKey: agentKey, contextId: CONTEXT });

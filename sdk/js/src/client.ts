@@ -1,4 +1,4 @@
-import { MemoryError, ServerError } from './errors.ts';
+import { MemoryError } from './errors.ts';
 import { readEvents } from './sse.ts';
 import { Transport, type RequestSpec, type TransportOptions } from './transport.ts';
 import type {
@@ -388,7 +388,8 @@ export class MemoryClient {
       const doc = await this.getDocument(id);
       if (FINAL_DOCUMENT_STATES.has(doc.status)) return doc;
       if (Date.now() >= deadline) {
-        throw new ServerError(`document ${id} still ${doc.status} after waiting`, undefined, {
+        // Not a server or network failure: the document is still being processed.
+        throw new MemoryError(`document ${id} still ${doc.status} after waiting`, undefined, {
           detail: `last status: ${doc.status}`,
         });
       }
