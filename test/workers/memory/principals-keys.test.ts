@@ -202,4 +202,49 @@ describe('POST /api/v1/keys and DELETE /api/v1/keys/{id}', () => {
       'unauthorized',
     );
   });
+
+  it('a management key bound to one Context cannot issue keys for another', async () => {
+    const a = await createContext();
+    const b = await createContext();
+    const mgmtPrincipal = await createPrincipal('management');
+    const issued = await json<{ key: string }>(
+      await call('POST', '/api/v1/keys', {
+        body: { principal_id: mgmtPrincipal, context_id: a, grants: {} },
+      }),
+    );
+    const agent = await createPrincipal('agent');
+    const ok = await call('POST', '/api/v1/keys', {
+      key: issued.key,
+      body: { principal_id: agent, context_id: a, grants: {} },
+    });
+    expect(ok.status).toBe(201);
+    await expectProblem(
+      await call('POST', '/api/v1/keys', {
+        key: issued.key,
+        body: { principal_id: agent, context_id: b, grants: {} },
+      }),
+      403,
+      'forbidden',
+    );
+  });
+
+  it('a secret whose kind differs from its principal’s kind is 401', async () => {
+    const ctx = await createContext();
+    const agent = await createPrincipal('agent');
+    const issued = await json<{ id: string; key: string }>(
+      await call('POST', '/api/v1/keys', {
+        body: { principal_id: agent, context_id: ctx, grants: { 'memory:read': ['*'] } },
+      }),
+    );
+    // Re-point the stored hash at the same random part under another kind prefix.
+    const forged = issued.key.replace('mem_agent_', 'mem_management_');
+    const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(forged));
+    const hash = [...new Uint8Array(digest)].map((x) => x.toString(16).padStart(2, '0')).join('');
+    await env.DB.prepare('UPDATE api_keys SET hash = ? WHERE id = ?').bind(hash, issued.id).run();
+    await expectProblem(
+      await call('GET', `/api/v1/${ctx}/facts`, { key: forged }),
+      401,
+      'unauthorized',
+    );
+  });
 });
