@@ -243,6 +243,13 @@ describe('requests', () => {
     expect(waits).toEqual([10, 10]);
   });
 
+  it('withContext keeps the settings and changes the path', async () => {
+    server.script({ status: 200, body: { id: 'f1', content: 'x', scopes: [] } });
+    await client().withContext('ctx-2').getFact('f1');
+    expect(server.seen[0]?.url).toBe('/api/v1/ctx-2/facts/f1');
+    expect(server.seen[0]?.headers.authorization).toBe('Bearer mem_agent_test');
+  });
+
   it('refuses a Context-scoped call without a contextId', async () => {
     const c = new MemoryClient({ baseUrl });
     expect(() => c.recall('q')).toThrow(/contextId is not set/);

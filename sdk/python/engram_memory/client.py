@@ -40,18 +40,27 @@ class MemoryClient:
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.context_id = context_id
-        self._settings = dict(
-            base_url=base_url,
-            api_key=api_key,
+        self._t = Transport(
+            base_url,
+            api_key,
             timeout=timeout,
             max_retries=max_retries,
             base_delay=base_delay,
             sleep=sleep,
         )
-        self._t = Transport(**self._settings)  # type: ignore[arg-type]
 
     def with_context(self, context_id: str) -> "MemoryClient":
-        return MemoryClient(context_id=context_id, **self._settings)  # type: ignore[arg-type]
+        """The same client working in another Context."""
+        t = self._t
+        return MemoryClient(
+            t.base_url,
+            t.api_key,
+            context_id,
+            timeout=t.timeout,
+            max_retries=t.max_retries,
+            base_delay=t.base_delay,
+            sleep=t.sleep,
+        )
 
     # --- management (management key) ---------------------------------------------------
 

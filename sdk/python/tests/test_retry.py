@@ -172,6 +172,13 @@ class RequestShapeTest(ScriptedTestCase):
         self.assertEqual(doc["status"], "failed")
         self.assertEqual(self.waits, [0.01])
 
+    def test_with_context_keeps_settings_and_changes_the_path(self) -> None:
+        self.server.play(Reply(200, {"id": "f1"}))
+        self.client().with_context("ctx-2").get_fact("f1")
+        req = self.server.seen[0]
+        self.assertEqual(req["path"], "/api/v1/ctx-2/facts/f1")
+        self.assertEqual(req["headers"]["authorization"], "Bearer mem_agent_test")
+
     def test_context_scoped_call_needs_context_id(self) -> None:
         with self.assertRaises(ValueError):
             MemoryClient(self.server.url).recall("q")
