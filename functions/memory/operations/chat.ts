@@ -89,6 +89,7 @@ export async function chat(
     lens,
     k: MEMORY_K,
     includeHistory: true,
+    charge: { context, operation: 'chat', provider },
   });
   const answer = await composeAnswer(provider, {
     message: input.message,

@@ -9,6 +9,7 @@ import type { AppliedChange, FactChange } from '../store/model-paths.ts';
 import type { ItemRecord, NewItem } from '../store/types.ts';
 import { requireContext } from './contexts.ts';
 import type { FactDraft, InferFacts, OperationDeps } from './deps.ts';
+import { embedCharged } from './model-embed.ts';
 import { chargeTokens, type BudgetState } from './model-usage.ts';
 import { providerOf } from './model-provider.ts';
 
@@ -76,7 +77,7 @@ export async function inferAndStore(
   const related = await store.modelRelatedFacts(extraction.statements, lens);
   const decisions = reconcile(extraction.statements, related);
   const toEmbed = decisions.filter((d) => d.action !== 'noop').map((d) => d.content);
-  const vectors = toEmbed.length > 0 ? await deps.embedder.embed(toEmbed) : [];
+  const vectors = await embedCharged(deps, context, 'facts.infer', provider, toEmbed);
   let v = 0;
   const changes: FactChange[] = decisions.map((d) => {
     if (d.action === 'noop') return d;

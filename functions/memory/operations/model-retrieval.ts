@@ -1,6 +1,9 @@
 import type { MemoryRecord } from '../inference/records.ts';
 import type { SearchMode } from '../store/types.ts';
+import type { ModelProvider } from '../models/provider.ts';
+import type { ContextRow } from './contexts.ts';
 import type { OperationDeps } from './deps.ts';
+import { embedCharged } from './model-embed.ts';
 import { requestReembed } from './reembed.ts';
 
 export interface Retrieval {
@@ -47,11 +50,26 @@ export async function retrieveMemory(
     k: number;
     mode?: SearchMode;
     includeHistory?: boolean;
+    /** Charge the query embedding to the Context (model-backed paths). */
+    charge?: { context: ContextRow; operation: string; provider: ModelProvider };
   },
 ): Promise<Retrieval> {
   const store = deps.store(input.contextId);
   const { mode, note } = await planRetrieval(deps, input.contextId, input.mode ?? 'hybrid');
-  const values = mode === 'bm25' ? undefined : (await deps.embedder.embed([input.text]))[0];
+  const values =
+    mode === 'bm25'
+      ? undefined
+      : input.charge
+        ? (
+            await embedCharged(
+              deps,
+              input.charge.context,
+              input.charge.operation,
+              input.charge.provider,
+              [input.text],
+            )
+          )[0]
+        : (await deps.embedder.embed([input.text]))[0];
   const items = await store.modelRetrieve({
     mode,
     text: input.text,

@@ -7,7 +7,8 @@ import { checkPaths } from '../scopes/grants.ts';
 import type { LensInput } from '../scopes/lens.ts';
 import { MemoryError } from '../errors.ts';
 import type { ItemRecord, NewItem } from '../store/types.ts';
-import { requireContext } from './contexts.ts';
+import { requireContext, type ContextRow } from './contexts.ts';
+import { embedCharged } from './model-embed.ts';
 import type { OperationDeps } from './deps.ts';
 import { chargeTokens, currentBudget, type BudgetState } from './model-usage.ts';
 import { providerOf } from './model-provider.ts';
@@ -69,7 +70,7 @@ export async function reflect(
   const result = await reflectOver(provider, facts);
   let ids: (string | null)[] = result.insights.map(() => null);
   if (input.persist && result.insights.length > 0) {
-    ids = await persist(deps, auth, input.contextId, result.insights, facts);
+    ids = await persist(deps, auth, context, provider, result.insights, facts);
   }
   const budget = await chargeTokens(deps, context, 'reflect', result.attribution, result.usage);
   const response: ReflectResponse = {
@@ -93,12 +94,19 @@ export async function reflect(
 async function persist(
   deps: OperationDeps,
   auth: AuthContext,
-  contextId: string,
+  context: ContextRow,
+  provider: ModelProvider,
   insights: Insight[],
   facts: ItemRecord[],
 ): Promise<string[]> {
   const byId = new Map(facts.map((f) => [f.id, f]));
-  const vectors = await deps.embedder.embed(insights.map((i) => i.insight));
+  const vectors = await embedCharged(
+    deps,
+    context,
+    'reflect',
+    provider,
+    insights.map((i) => i.insight),
+  );
   const items: NewItem[] = insights.map((insight, n) => {
     // A reflection is visible where all of its sources are: the union of their scopes.
     const scopes = [...new Set(insight.sources.flatMap((s) => byId.get(s)?.scopes ?? []))].sort();
@@ -117,7 +125,7 @@ async function persist(
     const denied = checkPaths(auth.key, 'memory:write', item.scopes);
     if (denied) throw new MemoryError(denied);
   }
-  const records = await deps.store(contextId).modelPersistReflections(
+  const records = await deps.store(context.id).modelPersistReflections(
     items,
     insights.map((i) => i.sources),
   );

@@ -4,9 +4,11 @@ import { chat } from '../../../functions/memory/operations/chat.ts';
 import { consolidate } from '../../../functions/memory/operations/consolidate.ts';
 import { createDeps } from '../../../functions/memory/operations/deps.ts';
 import { inferAndStore } from '../../../functions/memory/operations/infer-facts.ts';
+import { reembedContext } from '../../../functions/memory/operations/reembed.ts';
 import { reflect } from '../../../functions/memory/operations/reflect.ts';
 import { systemAuth } from '../../../functions/memory/operations/turn-extraction.ts';
 import { ModelError } from '../../../functions/memory/models/provider.ts';
+import { embedderOf } from '../../../functions/memory/models/select-provider.ts';
 import { call, createContext, json, listFacts } from './model-api.ts';
 import { allPromptText, scriptedProvider } from './scripted-provider.ts';
 
@@ -46,6 +48,25 @@ describe('model-backed operations with a scripted provider', () => {
       citations: [{ ref: 1, id: stored.facts[0]?.id }],
     });
     expect(out.budget.used).toBe(110);
+  });
+
+  it("charges the embedding tokens too when the embedding model is the provider's", async () => {
+    const provider = scriptedProvider(['{"answer":"Sesame [1].","citations":[1],"known":true}']);
+    const deps = createDeps(env, { embedder: embedderOf(provider) });
+    expect(await reembedContext(deps, ctx)).toBe(0);
+    const before = await json<{ usage: { llm_tokens: number } }>(
+      await call(`/api/v1/contexts/${ctx}`),
+      200,
+    );
+    // A new message: a cache miss, so one query embedding (1 token, scripted) and one completion (110).
+    const out = await chat(
+      deps,
+      auth,
+      { contextId: ctx, message: 'Is Tomasz allergic to sesame?' },
+      provider,
+    );
+    expect(out.budget.used - before.usage.llm_tokens).toBe(111);
+    expect(out.response.retrieval).toMatchObject({ mode: 'hybrid', note: null });
   });
 
   it('infer=full: model facts are reconciled and stored; invalid model output stores nothing', async () => {
