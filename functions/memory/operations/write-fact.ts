@@ -91,11 +91,15 @@ export async function writeFacts(
       auth,
       input.idempotencyKey,
       { operation: `${input.operation}.infer`, body: input.drafts },
-      async () => {
+      async (idem) => {
         const facts: ItemRecord[] = [];
         for (const draft of input.drafts)
           facts.push(...(await infer(deps, auth, { contextId: input.contextId, draft })));
-        return { status: 201, body: { facts } };
+        const body = { facts };
+        // The hook writes through its own store calls, so the key is completed separately.
+        if (idem)
+          await store.idempotencyComplete(idem.principalId, idem.key, 201, JSON.stringify(body));
+        return { status: 201, body };
       },
     );
   }

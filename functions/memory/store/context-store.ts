@@ -175,6 +175,16 @@ export class ContextStore extends DurableObject<Env> {
     releaseIdempotent(this.sql, principalId, key);
   }
 
+  /** Completes a key whose write was not `writeItems` (e.g. the `?infer=full` hook's). */
+  async idempotencyComplete(
+    principalId: string,
+    key: string,
+    status: number,
+    body: string,
+  ): Promise<void> {
+    completeIdempotent(this.sql, principalId, key, status, body);
+  }
+
   async createSession(input: {
     id: string | null;
     metadata: JsonObject | null;

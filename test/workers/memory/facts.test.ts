@@ -294,6 +294,57 @@ describe('Idempotency-Key on /facts and /facts/batch', () => {
   });
 });
 
+describe('Idempotency-Key with ?infer=full', () => {
+  it('replays the inferred response instead of leaving the key in flight', async () => {
+    let calls = 0;
+    const app = createMemoryApp({
+      deps: (e) =>
+        createDeps(e, {
+          inferFacts: async (deps, _auth, input) => {
+            calls += 1;
+            const stored = await deps.store(input.contextId).writeItems(
+              [
+                {
+                  kind: 'fact',
+                  content: `inferred: ${input.draft.content}`,
+                  scopes: [],
+                  metadata: null,
+                  sessionId: null,
+                  sourceId: null,
+                  vector: null,
+                },
+              ],
+              null,
+            );
+            return stored;
+          },
+        }),
+    });
+    const { ctx, key } = await setup();
+    const send = () =>
+      app.request(
+        `${ORIGIN}/api/v1/${ctx}/facts?infer=full`,
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${key}`,
+            'content-type': 'application/json',
+            'idempotency-key': 'inf-1',
+          },
+          body: JSON.stringify({ content: 'Bob likes tea' }),
+        },
+        env,
+      );
+    const first = await send();
+    expect(first.status).toBe(201);
+    const again = await send();
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotency-replayed')).toBe('true');
+    expect(await again.json()).toEqual(await first.json());
+    expect(calls).toBe(1);
+  });
+});
+
 describe('POST /api/v1/{ctx}/facts/batch', () => {
   it('writes 1..100 facts', async () => {
     const { ctx, key } = await setup();
