@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { MemoryClient } from '../../sdk/js/src/index.ts';
+import { ApiError, MemoryClient } from '../../sdk/js/src/index.ts';
 
 // The "ten lines" quick starts of the SDK pages (content/docs/sdk/*.mdx), run exactly as
 // written against the real `wrangler dev`: only the origin and the package location change.
@@ -39,7 +39,10 @@ beforeAll(async () => {
   // Inside node_modules so that a snippet's package imports resolve as in a user's project.
   await mkdir(resolve('node_modules/.cache'), { recursive: true });
   dir = await mkdtemp(join(resolve('node_modules/.cache'), 'engram-quickstart-'));
-  await admin.createContext(CONTEXT);
+  // The snippets name this Context; another suite may have created it in the same server.
+  await admin.createContext(CONTEXT).catch((err: unknown) => {
+    if (!(err instanceof ApiError && err.status === 409)) throw err;
+  });
   const principal = await admin.createPrincipal({
     kind: 'agent',
     display_name: 'quickstart-agent',
