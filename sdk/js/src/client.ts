@@ -1,6 +1,14 @@
+import { pollDocument, uploadForm } from './documents.ts';
 import { MemoryError } from './errors.ts';
+import type {
+  BatchFact,
+  MemoryClientOptions,
+  RememberOptions,
+  UploadOptions,
+  WaitOptions,
+} from './options.ts';
 import { readEvents } from './sse.ts';
-import { Transport, type RequestSpec, type TransportOptions } from './transport.ts';
+import { Transport, type RequestSpec } from './transport.ts';
 import type {
   ApiKey,
   ChatEvent,
@@ -21,45 +29,6 @@ import type {
   Turn,
   TurnPage,
 } from './types.ts';
-
-export interface MemoryClientOptions extends TransportOptions {
-  /** The Context every Context-scoped method works in (see `withContext`). */
-  contextId?: string;
-}
-
-export interface RememberOptions {
-  scopes?: string[];
-  metadata?: Record<string, unknown>;
-  sessionId?: string;
-  /** `'full'` extracts atomic facts with the model (LLM-backed). */
-  infer?: 'full';
-  /** Sent as `Idempotency-Key`; a fresh one is generated when absent so retries are safe. */
-  idempotencyKey?: string;
-}
-
-export interface BatchFact {
-  content: string;
-  scopes?: string[];
-  metadata?: Record<string, unknown>;
-}
-
-export interface UploadOptions {
-  filename?: string;
-  contentType?: string;
-  /** Scope paths of the document and its chunks; they must lie inside the write grant. */
-  scopes?: string[];
-  /** Password of an encrypted PDF. */
-  password?: string;
-}
-
-export interface WaitOptions {
-  /** Poll interval in milliseconds (default 500). */
-  intervalMs?: number;
-  /** Give up after this many milliseconds (default 120 000). */
-  timeoutMs?: number;
-}
-
-const FINAL_DOCUMENT_STATES = new Set(['ready', 'failed']);
 
 /** Client for the memory service's REST API (`/api/v1`). */
 export class MemoryClient {
@@ -342,13 +311,7 @@ export class MemoryClient {
     data: Blob | ArrayBuffer | Uint8Array<ArrayBuffer> | string,
     options: UploadOptions = {},
   ): Promise<DocumentState> {
-    const type =
-      options.contentType ?? (typeof data === 'string' ? 'text/plain' : 'application/octet-stream');
-    const blob = data instanceof Blob ? data : new Blob([data], { type });
-    const form = new FormData();
-    form.set('file', blob, options.filename ?? 'document');
-    if (options.scopes) form.set('scopes', JSON.stringify(options.scopes));
-    if (options.password) form.set('password', options.password);
+    const form = uploadForm(data, options);
     return this.#call({
       method: 'POST',
       path: this.#p('/documents'),
@@ -379,22 +342,10 @@ export class MemoryClient {
   }
 
   /** Polls a document until it is `ready` or `failed` (a failure is a state, not an error). */
-  async waitForDocument(id: string, options: WaitOptions = {}): Promise<DocumentState> {
-    const interval = options.intervalMs ?? 500;
-    const deadline = Date.now() + (options.timeoutMs ?? 120_000);
-    const wait =
+  waitForDocument(id: string, options: WaitOptions = {}): Promise<DocumentState> {
+    const sleep =
       this.#options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-    for (;;) {
-      const doc = await this.getDocument(id);
-      if (FINAL_DOCUMENT_STATES.has(doc.status)) return doc;
-      if (Date.now() >= deadline) {
-        // Not a server or network failure: the document is still being processed.
-        throw new MemoryError(`document ${id} still ${doc.status} after waiting`, undefined, {
-          detail: `last status: ${doc.status}`,
-        });
-      }
-      await wait(interval);
-    }
+    return pollDocument(() => this.getDocument(id), id, options, sleep);
   }
 
   health(): Promise<{ status: string }> {

@@ -5,7 +5,7 @@ export type {
   RememberOptions,
   UploadOptions,
   WaitOptions,
-} from './client.ts';
+} from './options.ts';
 export {
   ApiError,
   AuthError,

@@ -1,0 +1,39 @@
+import type { TransportOptions } from './transport.ts';
+
+/** Options of the client and of its methods. */
+export interface MemoryClientOptions extends TransportOptions {
+  /** The Context every Context-scoped method works in (see `withContext`). */
+  contextId?: string;
+}
+
+export interface RememberOptions {
+  scopes?: string[];
+  metadata?: Record<string, unknown>;
+  sessionId?: string;
+  /** `'full'` extracts atomic facts with the model (LLM-backed). */
+  infer?: 'full';
+  /** Sent as `Idempotency-Key`; a fresh one is generated when absent so retries are safe. */
+  idempotencyKey?: string;
+}
+
+export interface BatchFact {
+  content: string;
+  scopes?: string[];
+  metadata?: Record<string, unknown>;
+}
+
+export interface UploadOptions {
+  filename?: string;
+  contentType?: string;
+  /** Scope paths of the document and its chunks; they must lie inside the write grant. */
+  scopes?: string[];
+  /** Password of an encrypted PDF. */
+  password?: string;
+}
+
+export interface WaitOptions {
+  /** Poll interval in milliseconds (default 500). */
+  intervalMs?: number;
+  /** Give up after this many milliseconds (default 120 000). */
+  timeoutMs?: number;
+}
