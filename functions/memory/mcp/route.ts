@@ -10,7 +10,9 @@ import { assertGrantLive } from '../oauth/grant-liveness.ts';
 import { readMcpProps } from '../oauth/props.ts';
 import { createDeps } from '../operations/deps.ts';
 import type { RouteModule } from '../routes/registry.ts';
+import { admitToolCall, configuredPerMinute } from './rate-limit.ts';
 import { buildServer } from './server.ts';
+import { resolveContextId } from './tool.ts';
 
 /** RFC 9728 metadata of this origin as a protected resource; every 401 points at it. */
 export function resourceMetadataUrl(origin: string): string {
@@ -71,6 +73,12 @@ async function handleMcp(c: Context<MemoryEnv>): Promise<Response> {
       deps: c.get('deps') ?? createDeps(env),
       auth,
       origin: url.origin,
+      async enter(requested) {
+        const contextId = resolveContextId(auth, requested);
+        const perMinute = configuredPerMinute(env);
+        await admitToolCall(env.DB, auth.key.keyId, contextId, { perMinute });
+        return contextId;
+      },
       fetchSite: (request) =>
         handleDocsSearch(
           request,

@@ -13,6 +13,11 @@ export interface ToolContext {
   origin: string;
   /** Answers a sub-request to the site (documentation search) without leaving the Worker. */
   fetchSite(request: Request): Promise<Response>;
+  /**
+   * The Context a memory tool works in (see `resolveContextId`), after counting the call against
+   * the per-minute rate limit of the key and that Context.
+   */
+  enter(requested: string | undefined): Promise<string>;
 }
 
 /** One MCP tool: zod input and output schemas over one operation. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { chat } from '../../operations/chat.ts';
-import { contextIdField, defineTool, lensField, resolveContextId } from '../tool.ts';
+import { contextIdField, defineTool, lensField } from '../tool.ts';
 import { toolOutput } from '../tool-result.ts';
 
 export const chatTool = defineTool({
@@ -19,7 +19,7 @@ export const chatTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   async run(args, ctx) {
     const outcome = await chat(ctx.deps, ctx.auth, {
-      contextId: resolveContextId(ctx.auth, args.context_id),
+      contextId: await ctx.enter(args.context_id),
       message: args.message,
       session_id: args.session_id,
       lens: args.lens,

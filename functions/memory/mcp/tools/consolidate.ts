@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { consolidate } from '../../operations/consolidate.ts';
-import { contextIdField, defineTool, lensField, resolveContextId } from '../tool.ts';
+import { contextIdField, defineTool, lensField } from '../tool.ts';
 import { toolOutput } from '../tool-result.ts';
 
 export const consolidateTool = defineTool({
@@ -18,7 +18,7 @@ export const consolidateTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   async run(args, ctx) {
     const outcome = await consolidate(ctx.deps, ctx.auth, {
-      contextId: resolveContextId(ctx.auth, args.context_id),
+      contextId: await ctx.enter(args.context_id),
       lens: args.lens,
       dry_run: args.dry_run,
     });

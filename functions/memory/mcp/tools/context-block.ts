@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { buildContextBlock, MAX_CONTEXT_TOKENS } from '../../operations/context-block.ts';
-import { contextIdField, defineTool, resolveContextId } from '../tool.ts';
+import { contextIdField, defineTool } from '../tool.ts';
 import { toolOutput } from '../tool-result.ts';
 
 export const contextTool = defineTool({
@@ -19,7 +19,7 @@ export const contextTool = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(args, ctx) {
     const block = await buildContextBlock(ctx.deps, ctx.auth, {
-      contextId: resolveContextId(ctx.auth, args.context_id),
+      contextId: await ctx.enter(args.context_id),
       query: args.query,
       session_id: args.session_id,
       max_tokens: args.max_tokens,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { deleteDocument } from '../../operations/documents.ts';
 import { deleteFact } from '../../operations/facts.ts';
-import { contextIdField, defineTool, resolveContextId } from '../tool.ts';
+import { contextIdField, defineTool } from '../tool.ts';
 import { toolOutput } from '../tool-result.ts';
 
 export const forgetTool = defineTool({
@@ -19,7 +19,7 @@ export const forgetTool = defineTool({
   output: toolOutput({ id: z.string(), deleted: z.boolean() }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
   async run(args, ctx) {
-    const input = { contextId: resolveContextId(ctx.auth, args.context_id), id: args.id };
+    const input = { contextId: await ctx.enter(args.context_id), id: args.id };
     if (args.id.startsWith('document:')) await deleteDocument(ctx.deps, ctx.auth, input);
     else await deleteFact(ctx.deps, ctx.auth, input);
     return { id: args.id, deleted: true };

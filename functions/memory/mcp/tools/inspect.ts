@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { getDocument } from '../../operations/documents.ts';
 import { getFact } from '../../operations/facts.ts';
-import { contextIdField, defineTool, resolveContextId } from '../tool.ts';
+import { contextIdField, defineTool } from '../tool.ts';
 import { toolOutput } from '../tool-result.ts';
 
 /** Documents are named `document:<id>` on every surface; the store keeps the bare id. */
@@ -28,7 +28,7 @@ export const inspectTool = defineTool({
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(args, ctx) {
-    const input = { contextId: resolveContextId(ctx.auth, args.context_id), id: args.id };
+    const input = { contextId: await ctx.enter(args.context_id), id: args.id };
     if (args.id.startsWith('document:')) {
       const doc = await getDocument(ctx.deps, ctx.auth, input);
       return { kind: 'document', document: { ...doc, id: documentId(doc.id) } };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_K, MAX_K, query } from '../../operations/query.ts';
 import { SEARCH_MODES } from '../../store/types.ts';
-import { contextIdField, defineTool, lensField, resolveContextId } from '../tool.ts';
+import { contextIdField, defineTool, lensField } from '../tool.ts';
 import { toolOutput } from '../tool-result.ts';
 
 const hit = z.looseObject({
@@ -28,7 +28,7 @@ export const recallTool = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(args, ctx) {
     return query(ctx.deps, ctx.auth, {
-      contextId: resolveContextId(ctx.auth, args.context_id),
+      contextId: await ctx.enter(args.context_id),
       query: args.query,
       mode: args.mode,
       k: args.k,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { reflect } from '../../operations/reflect.ts';
-import { contextIdField, defineTool, lensField, resolveContextId } from '../tool.ts';
+import { contextIdField, defineTool, lensField } from '../tool.ts';
 import { toolOutput } from '../tool-result.ts';
 
 export const reflectTool = defineTool({
@@ -23,7 +23,7 @@ export const reflectTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   async run(args, ctx) {
     const outcome = await reflect(ctx.deps, ctx.auth, {
-      contextId: resolveContextId(ctx.auth, args.context_id),
+      contextId: await ctx.enter(args.context_id),
       lens: args.lens,
       persist: args.persist,
     });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { writeFacts } from '../../operations/write-fact.ts';
 import type { FactDraft } from '../../operations/deps.ts';
-import { contextIdField, defineTool, resolveContextId } from '../tool.ts';
+import { contextIdField, defineTool } from '../tool.ts';
 import { toolOutput } from '../tool-result.ts';
 
 const factInput = z.object({
@@ -63,7 +63,7 @@ export const rememberTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
   async run(args, ctx) {
     const stored = await writeFacts(ctx.deps, ctx.auth, {
-      contextId: resolveContextId(ctx.auth, args.context_id),
+      contextId: await ctx.enter(args.context_id),
       drafts: drafts(args),
       infer: args.infer ?? null,
       idempotencyKey: null,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MemoryError } from '../../errors.ts';
 import { uploadDocument } from '../../operations/upload-document.ts';
-import { contextIdField, defineTool, resolveContextId } from '../tool.ts';
+import { contextIdField, defineTool } from '../tool.ts';
 import { toolOutput } from '../tool-result.ts';
 import { documentId } from './inspect.ts';
 
@@ -63,7 +63,7 @@ export const uploadTool = defineTool({
     });
     if (args.password) headers.set('x-document-password', args.password);
     const result = await uploadDocument(ctx.deps, ctx.auth, {
-      contextId: resolveContextId(ctx.auth, args.context_id),
+      contextId: await ctx.enter(args.context_id),
       request: new Request(url, { method: 'POST', headers, body: bytes }),
     });
     return {
