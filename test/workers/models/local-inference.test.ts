@@ -42,6 +42,15 @@ describe('local extraction', () => {
     ]);
   });
 
+  it('keeps irregular past tenses, drops lead-ins and never guesses an unresolvable subject', () => {
+    expect(
+      atomicStatements(
+        'Big news: I sold the old car and now I drive a Honda Civic. Thanks, that helps a lot. Ok, let us continue tomorrow.',
+        'Maya',
+      ),
+    ).toEqual(['Maya sold the old car.', 'Maya drives a Honda Civic.']);
+  });
+
   it('names the local provider and model and counts tokens with the tokenizer', async () => {
     const result = await extractFacts(local, { content: 'I like jazz.', speaker: 'Li' });
     expect(result.statements).toEqual(['Li likes jazz.']);
