@@ -78,6 +78,15 @@ describe('error classes map the spec table', () => {
     expect(waits).toEqual([2000, 2000, 2000]);
   });
 
+  it('429 without a Retry-After header takes retryAfter from the body', async () => {
+    server.script({ status: 429, body: problem(429, 'rate-limited', { retry_after: 9 }) });
+    const err = await client({ maxRetries: 0 })
+      .getFact('f1')
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RateLimitError);
+    expect((err as RateLimitError).retryAfter).toBe(9);
+  });
+
   it('500 and 503 throw ServerError', async () => {
     for (const status of [500, 503]) {
       server.script(...Array.from({ length: 4 }, () => ({ status, body: problem(status, 'x') })));

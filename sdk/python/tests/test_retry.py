@@ -79,6 +79,16 @@ class ErrorClassTest(ScriptedTestCase):
                 self.assertEqual(ctx.exception.status_code, status)
                 self.assertEqual(len(self.server.seen), 4)
 
+    def test_429_exposes_retry_after_from_header_or_body(self) -> None:
+        self.server.play(Reply(429, problem(429, "rate-limited", retry_after=9), {"Retry-After": "4"}))
+        with self.assertRaises(MemoryAPIError) as header:
+            self.client(max_retries=0).get_fact("f1")
+        self.assertEqual(header.exception.retry_after, 4.0)
+        self.server.play(Reply(429, problem(429, "rate-limited", retry_after=9)))
+        with self.assertRaises(MemoryAPIError) as body:
+            self.client(max_retries=0).get_fact("f1")
+        self.assertEqual(body.exception.retry_after, 9.0)
+
     def test_dropped_connection_is_connection_error(self) -> None:
         self.server.play(Reply(drop=True))
         with self.assertRaises(MemoryConnectionError) as ctx:
