@@ -38,8 +38,8 @@ const FACTS_HEADING = '## Relevant memory\n';
 const TURNS_HEADING = '## Recent conversation\n';
 
 /**
- * A prompt-ready block: the most relevant facts (hybrid query) and the session's most recent
- * turns, greedily packed under `max_tokens` counted with the site's tokenizer. Facts get first
+ * A prompt-ready block: the most relevant facts (hybrid query; the newest without one) and the
+ * session's most recent turns, greedily packed under `max_tokens` counted with the site's tokenizer. Facts get first
  * claim on 60% of the budget, turns on the rest, then facts fill what turns left.
  */
 export async function buildContextBlock(
@@ -63,8 +63,10 @@ export async function buildContextBlock(
     for (const h of hits)
       facts.push({ id: h.id, kind: h.kind, content: h.content, score: h.score });
   } else {
-    const page = await store.listItems({ kind: 'fact', lens, after: 0, limit: CANDIDATE_FACTS });
-    for (const f of page.items) facts.push({ id: f.id, kind: f.kind, content: f.content });
+    // Without a query, the newest facts are the most likely to matter.
+    for (const f of await store.recentItems('fact', lens, CANDIDATE_FACTS)) {
+      facts.push({ id: f.id, kind: f.kind, content: f.content });
+    }
   }
   let turns: TurnRecord[] = [];
   if (input.session_id) {

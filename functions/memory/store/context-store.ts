@@ -33,6 +33,7 @@ import {
   getItemRow,
   insertItems,
   listItems,
+  recentItems,
   toRecord,
   type ListItemsInput,
 } from './items.ts';
@@ -40,6 +41,7 @@ import { applyMigrations, readSchemaVersion, type MigrationStep } from './schema
 import { search } from './search.ts';
 import * as sessions from './sessions.ts';
 import type {
+  ItemKind,
   ItemRecord,
   NewItem,
   SearchHit,
@@ -143,6 +145,10 @@ export class ContextStore extends DurableObject<Env> {
 
   async listItems(input: ListItemsInput): Promise<{ items: ItemRecord[]; next: number | null }> {
     return listItems(this.sql, input);
+  }
+
+  async recentItems(kind: ItemKind, lens: string[][], limit: number): Promise<ItemRecord[]> {
+    return recentItems(this.sql, kind, lens, limit);
   }
 
   /** Deletes an item from the table and every index in one transaction. */

@@ -132,3 +132,22 @@ export function listItems(
   }
   return { items, next: null };
 }
+
+/** The newest `limit` items of a kind inside the lens, newest first. */
+export function recentItems(
+  sql: SqlStorage,
+  kind: ItemKind,
+  lens: string[][],
+  limit: number,
+): ItemRecord[] {
+  const items: ItemRecord[] = [];
+  for (const row of sql.exec<ItemRow>(
+    'SELECT * FROM items WHERE kind = ? ORDER BY seq DESC',
+    kind,
+  )) {
+    if (items.length === limit) break;
+    const record = toRecord(row);
+    if (lensMatches(lens, record.scopes)) items.push(record);
+  }
+  return items;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { call, expectProblem, json, setup, writeFact } from './helpers.ts';
+import { call, expectProblem, issueKey, json, setup, writeFact } from './helpers.ts';
 
 interface Block {
   context: string;
@@ -37,6 +37,18 @@ describe('POST /api/v1/{ctx}/context', () => {
       block.context.indexOf('assistant: Something without nuts.'),
     );
     expect(block.tokens).toBe(countTokens(block.context));
+  });
+
+  it('without a query, uses the newest facts inside the key’s read grant', async () => {
+    const { ctx, key } = await setup();
+    await writeFact(ctx, key, 'older fact', ['team:eng']);
+    await writeFact(ctx, key, 'hidden fact', ['team:board']);
+    await writeFact(ctx, key, 'newest fact', ['team:eng']);
+    const eng = await issueKey(ctx, { 'memory:read': ['team:eng'] });
+    const block = await json<Block>(
+      await call('POST', `/api/v1/${ctx}/context`, { key: eng, body: {} }),
+    );
+    expect(block.items.map((i) => i.content)).toEqual(['newest fact', 'older fact']);
   });
 
   it('stays under max_tokens counted with o200k_base', async () => {
