@@ -24,22 +24,27 @@ const BLOCKED = `(h.last_migrate_dead_at IS NOT NULL
 
 const FROM = `FROM contexts c LEFT JOIN context_job_health h ON h.context_id = c.id`;
 
-/** Contexts behind `latest` that are not blocked by a dead-lettered migration. */
-export async function contextsToMigrate(db: D1Database, latest: number): Promise<string[]> {
-  const { results } = await db
-    .prepare(`SELECT c.id ${FROM} WHERE c.schema_version < ? AND NOT ${BLOCKED} ORDER BY c.id`)
-    .bind(latest)
-    .all<{ id: string }>();
-  return results.map((r) => r.id);
+/** A set of Contexts as SQL, so bulk enqueueing runs in the database (a few queries per tick). */
+export interface ContextSelection {
+  /** `SELECT c.id ...`: one `id` column. */
+  sql: string;
+  binds: (string | number)[];
 }
 
-/** Migration-ready Contexts: at `latest` and without a dead-lettered migration since their last success. */
-export async function migrationReadyContexts(db: D1Database, latest: number): Promise<string[]> {
-  const { results } = await db
-    .prepare(`SELECT c.id ${FROM} WHERE c.schema_version = ? AND NOT ${BLOCKED} ORDER BY c.id`)
-    .bind(latest)
-    .all<{ id: string }>();
-  return results.map((r) => r.id);
+/** Contexts behind `latest` that are not blocked by a dead-lettered migration. */
+export function behindContexts(latest: number): ContextSelection {
+  return {
+    sql: `SELECT c.id ${FROM} WHERE c.schema_version < ? AND NOT ${BLOCKED} ORDER BY c.id`,
+    binds: [latest],
+  };
+}
+
+/** Migration-ready Contexts: at `latest` and no dead-lettered migration since their last success. */
+export function migrationReadyContexts(latest: number): ContextSelection {
+  return {
+    sql: `SELECT c.id ${FROM} WHERE c.schema_version = ? AND NOT ${BLOCKED} ORDER BY c.id`,
+    binds: [latest],
+  };
 }
 
 export interface BehindContext {

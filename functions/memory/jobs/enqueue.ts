@@ -1,4 +1,5 @@
 import { claimDedup, dedupKeyFor, insertJobStatement } from './job-log.ts';
+import type { ContextSelection } from './context-versions.ts';
 import type { JobEnvelope } from './messages.ts';
 
 export interface EnqueueDeps {
@@ -30,36 +31,82 @@ export async function enqueueJob(
   return { enqueued: true, job_id: job.job_id };
 }
 
-/**
- * The scheduler's bulk path: one D1 batch for the dedup claims, one for the job rows, and queue
- * sends of up to 100 messages, so a tick over thousands of Contexts stays a handful of round trips.
- */
-export async function enqueueDedupedJobs(
-  env: EnqueueDeps,
-  requests: Omit<JobEnvelope, 'job_id'>[],
-): Promise<string[]> {
-  const jobs = requests.map((r) => ({ ...r, job_id: `job_${crypto.randomUUID()}` }) as JobEnvelope);
-  const claimed: JobEnvelope[] = [];
-  for (let i = 0; i < jobs.length; i += 50) {
-    const slice = jobs.slice(i, i + 50);
-    const results = await env.DB.batch(
-      slice.map((job) =>
-        env.DB.prepare(
-          'INSERT OR IGNORE INTO job_dedup (dedup_key, job_id, created_at) VALUES (?, ?, ?)',
-        ).bind(dedupKeyFor(job.kind, job.context_id), job.job_id, new Date().toISOString()),
-      ),
-    );
-    slice.forEach((job, j) => {
-      if (results[j]?.meta.changes === 1) claimed.push(job);
-    });
-  }
-  for (let i = 0; i < claimed.length; i += 50) {
-    await env.DB.batch(claimed.slice(i, i + 50).map((job) => insertJobStatement(env.DB, job)));
-  }
-  for (let i = 0; i < claimed.length; i += 100) {
+/** Upper bound on jobs one tick enqueues per kind; the next tick continues (Workers limit subrequests). */
+export const MAX_JOBS_PER_TICK = 1000;
+const SEND_BATCH = 100;
+
+async function sendBodies(env: EnqueueDeps, bodies: string[]): Promise<void> {
+  for (let i = 0; i < bodies.length; i += SEND_BATCH) {
     await env.JOBS.sendBatch(
-      claimed.slice(i, i + 100).map((body) => ({ body, contentType: 'json' as const })),
+      bodies
+        .slice(i, i + SEND_BATCH)
+        .map((b) => ({ body: JSON.parse(b) as unknown, contentType: 'json' as const })),
     );
   }
-  return claimed.map((j) => j.job_id);
+}
+
+/**
+ * The scheduler's bulk path: one job of `kind` (with `extra` fields) per selected Context that has
+ * none pending, as three set-based queries (claim, record, read back) and sends of 100 messages,
+ * so a tick over thousands of Contexts stays a handful of round trips. Returns the new job ids.
+ */
+export async function enqueueForContexts(
+  env: EnqueueDeps,
+  kind: string,
+  extra: Record<string, string | number>,
+  selection: ContextSelection,
+  limit: number = MAX_JOBS_PER_TICK,
+): Promise<string[]> {
+  const prefix = `job_${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}_`;
+  const now = new Date().toISOString();
+  const keyStart = kind.length + 2;
+  // Pending Contexts are skipped before the limit applies, so a capped tick reaches new ones.
+  await env.DB.prepare(
+    `INSERT OR IGNORE INTO job_dedup (dedup_key, job_id, created_at)
+     SELECT ? || ':' || id, ? || lower(hex(randomblob(8))), ? FROM (${selection.sql})
+     WHERE ? || ':' || id NOT IN (SELECT dedup_key FROM job_dedup) LIMIT ?`,
+  )
+    .bind(kind, prefix, now, ...selection.binds, kind, limit)
+    .run();
+  // The claims this call won are exactly the ones carrying its job id prefix.
+  const { results } = await env.DB.prepare(
+    `INSERT INTO jobs (id, kind, context_id, status, attempts, body, created_at, updated_at)
+     SELECT job_id, ?, substr(dedup_key, ?), 'queued', 0,
+       json_patch(?, json_object('job_id', job_id, 'kind', ?, 'context_id', substr(dedup_key, ?))),
+       ?, ?
+     FROM job_dedup WHERE substr(job_id, 1, ?) = ?
+     RETURNING id, body`,
+  )
+    .bind(kind, keyStart, JSON.stringify(extra), kind, keyStart, now, now, prefix.length, prefix)
+    .all<{ id: string; body: string }>();
+  await sendBodies(
+    env,
+    results.map((r) => r.body),
+  );
+  return results.map((r) => r.id);
+}
+
+/**
+ * Re-sends jobs still `queued` (never picked up) after `olderThanMs`: their message was lost, e.g.
+ * a tick that died between recording and sending. Same job id, so nothing runs twice: a late
+ * original and the re-send finish once between them.
+ */
+export async function resendStaleJobs(
+  env: EnqueueDeps,
+  olderThanMs: number,
+  limit: number = MAX_JOBS_PER_TICK,
+): Promise<string[]> {
+  const now = Date.now();
+  const { results } = await env.DB.prepare(
+    `UPDATE jobs SET updated_at = ?
+     WHERE id IN (SELECT id FROM jobs WHERE status = 'queued' AND updated_at < ? ORDER BY updated_at LIMIT ?)
+     RETURNING id, body`,
+  )
+    .bind(new Date(now).toISOString(), new Date(now - olderThanMs).toISOString(), limit)
+    .all<{ id: string; body: string }>();
+  await sendBodies(
+    env,
+    results.map((r) => r.body),
+  );
+  return results.map((r) => r.id);
 }

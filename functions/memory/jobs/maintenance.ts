@@ -1,7 +1,7 @@
 import { LATEST_SCHEMA_VERSION } from '../store/schema/index.ts';
 import { CONSOLIDATE_HOOK } from './consolidate.ts';
 import { migrationReadyContexts } from './context-versions.ts';
-import { enqueueDedupedJobs, type EnqueueDeps } from './enqueue.ts';
+import { enqueueForContexts, type EnqueueDeps } from './enqueue.ts';
 
 /**
  * Cadenced maintenance (consolidation and its kin): every `everyMinutes`, one job of `kind` per
@@ -41,13 +41,9 @@ export async function enqueueMaintenance(
 ): Promise<MaintenanceEnqueued[]> {
   const due = dueHooks(hooks, scheduledTime);
   if (due.length === 0) return [];
-  const ready = await migrationReadyContexts(env.DB, latest);
   const out: MaintenanceEnqueued[] = [];
   for (const hook of due) {
-    const job_ids = await enqueueDedupedJobs(
-      env,
-      ready.map((context_id) => ({ kind: hook.kind, context_id })),
-    );
+    const job_ids = await enqueueForContexts(env, hook.kind, {}, migrationReadyContexts(latest));
     out.push({ kind: hook.kind, job_ids });
   }
   return out;

@@ -1,6 +1,6 @@
 import { LATEST_SCHEMA_VERSION } from '../store/schema/index.ts';
-import { contextsToMigrate } from './context-versions.ts';
-import { enqueueDedupedJobs, type EnqueueDeps } from './enqueue.ts';
+import { behindContexts } from './context-versions.ts';
+import { enqueueForContexts, resendStaleJobs, type EnqueueDeps } from './enqueue.ts';
 import {
   enqueueMaintenance,
   MAINTENANCE_HOOKS,
@@ -9,16 +9,22 @@ import {
 } from './maintenance.ts';
 import { hasRole } from './roles.ts';
 
+/** A job still `queued` this long after it was sent is taken as lost and sent again. */
+export const STALE_QUEUED_MS = 10 * 60_000;
+
 export interface TickReport {
   /** Job ids of the context_migrate jobs enqueued by this tick. */
   migrations: string[];
+  /** Job ids re-sent because their message was lost. */
+  resent: string[];
   maintenance: MaintenanceEnqueued[];
 }
 
 /**
- * One scheduler tick: a context_migrate job for every Context behind the code's latest schema
- * (deduplicated against pending ones, so a slow rollout never piles up jobs), then the due
- * maintenance hooks for migration-ready Contexts.
+ * One scheduler tick: lost messages re-sent, a context_migrate job for every Context behind the
+ * code's latest schema (deduplicated against pending ones, so a slow rollout never piles up
+ * jobs; at most MAX_JOBS_PER_TICK, the next tick continues), then the due maintenance hooks for
+ * migration-ready Contexts.
  */
 export async function runSchedulerTick(
   env: EnqueueDeps,
@@ -26,13 +32,15 @@ export async function runSchedulerTick(
   hooks: readonly MaintenanceHook[] = MAINTENANCE_HOOKS,
   latest: number = LATEST_SCHEMA_VERSION,
 ): Promise<TickReport> {
-  const behind = await contextsToMigrate(env.DB, latest);
-  const migrations = await enqueueDedupedJobs(
+  const resent = await resendStaleJobs(env, STALE_QUEUED_MS);
+  const migrations = await enqueueForContexts(
     env,
-    behind.map((context_id) => ({ kind: 'context_migrate', context_id, target_version: latest })),
+    'context_migrate',
+    { target_version: latest },
+    behindContexts(latest),
   );
   const maintenance = await enqueueMaintenance(env, hooks, scheduledTime, latest);
-  return { migrations, maintenance };
+  return { migrations, resent, maintenance };
 }
 
 /** The cron trigger; only the scheduler role acts on it. */

@@ -78,5 +78,9 @@ export async function deleteDocument(
   const blobKey = unwrap(
     await deps.store(input.contextId).deleteDocument(bareDocumentId(input.id)),
   );
-  if (blobKey !== null) await deps.env.BLOBS.delete(blobKey);
+  // A Context restored from another's export still points at the original's blobs: those are
+  // not this Context's to delete.
+  if (blobKey !== null && blobKey.startsWith(`documents/${input.contextId}/`)) {
+    await deps.env.BLOBS.delete(blobKey);
+  }
 }

@@ -29,6 +29,8 @@ interface RowLine {
 
 // Store-local state that must not travel to another Context: lease fencing.
 const SKIPPED = new Set(['_fence']);
+// SQLite's own tables, the runtime's (`_cf_KV`) and the local simulator's (`__miniflare_do_name`).
+const PLATFORM_PREFIXES = ['sqlite_', '_cf_', '__'];
 const FTS_SHADOWS = ['_data', '_idx', '_content', '_docsize', '_config'];
 const ROWID = '__rowid';
 
@@ -40,10 +42,10 @@ interface TableInfo {
 function tables(sql: SqlStorage): TableInfo[] {
   const rows = sql
     .exec<{ name: string; sql: string | null }>(
-      `SELECT name, sql FROM sqlite_master WHERE type = 'table'
-         AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' ORDER BY name`,
+      `SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name`,
     )
-    .toArray();
+    .toArray()
+    .filter((r) => !PLATFORM_PREFIXES.some((p) => r.name.startsWith(p)));
   const virtual = rows.filter((r) =>
     (r.sql ?? '').toUpperCase().startsWith('CREATE VIRTUAL TABLE'),
   );
@@ -156,11 +158,12 @@ export function parseExport(text: string): ParsedExport {
   return { ok: true, header: header as ExportHeader, rows };
 }
 
-/** True when no table other than `_meta` has a row: a Context fresh from creation. */
-export function isEmpty(sql: SqlStorage): boolean {
+/** Tables other than `_meta` that hold a row: none for a Context fresh from creation. */
+export function nonEmptyTables(sql: SqlStorage): string[] {
   return tables(sql)
     .filter((t) => t.name !== '_meta')
-    .every((t) => sql.exec(`SELECT 1 FROM ${quote(t.name)} LIMIT 1`).toArray().length === 0);
+    .filter((t) => sql.exec(`SELECT 1 FROM ${quote(t.name)} LIMIT 1`).toArray().length > 0)
+    .map((t) => t.name);
 }
 
 /**
@@ -193,10 +196,11 @@ export async function importIntoEmpty(
 ): Promise<Result<{ schema_version: number; rows: number }>> {
   const parsed = parseExport(ndjson);
   if (!parsed.ok) return fail({ kind: 'validation-error', detail: `import: ${parsed.error}` });
-  if (!isEmpty(storage.sql)) {
+  const holding = nonEmptyTables(storage.sql);
+  if (holding.length > 0) {
     return fail({
       kind: 'conflict',
-      detail: 'import needs an empty Context: create a new one and import into it',
+      detail: `import needs an empty Context (this one has rows in ${holding.join(', ')}): create a new one and import into it`,
     });
   }
   try {

@@ -111,7 +111,7 @@ describe('Context export and import', () => {
     expect(row?.schema_version).toBe(1);
 
     const queue = new CapturingQueue();
-    await runSchedulerTick(fakeEnv(queue), Date.now());
+    await runSchedulerTick(fakeEnv(queue), Date.now(), []);
     const mine = queue.sent.filter(
       (m) => (m as { context_id: string }).context_id === 'bk-old-restored',
     );

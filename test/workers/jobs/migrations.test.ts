@@ -70,10 +70,10 @@ describe('per-Context schema migrations', () => {
     expect(before.behind.map((b) => b.context_id)).toEqual(['mig-a', 'mig-b']);
 
     const queue = new CapturingQueue();
-    const tick = await runSchedulerTick(fakeEnv(queue), Date.now());
+    const tick = await runSchedulerTick(fakeEnv(queue), Date.now(), []);
     expect(tick.migrations).toHaveLength(2);
     // A second tick while those jobs are pending enqueues nothing.
-    expect((await runSchedulerTick(fakeEnv(queue), Date.now())).migrations).toHaveLength(0);
+    expect((await runSchedulerTick(fakeEnv(queue), Date.now(), [])).migrations).toHaveLength(0);
     expect(queue.sent).toHaveLength(2);
 
     const result = await deliver('memory-jobs', queue.sent);
@@ -91,7 +91,7 @@ describe('per-Context schema migrations', () => {
     const after = await migrations();
     expect(after.behind).toEqual([]);
     expect(after.histogram).toEqual({ [String(LATEST_SCHEMA_VERSION)]: 3 });
-    expect((await runSchedulerTick(fakeEnv(queue), Date.now())).migrations).toHaveLength(0);
+    expect((await runSchedulerTick(fakeEnv(queue), Date.now(), [])).migrations).toHaveLength(0);
 
     // A re-delivered job finishes once: acked, nothing re-applied.
     const again = await deliver('memory-jobs', queue.sent, 2);
@@ -113,7 +113,7 @@ describe('per-Context schema migrations', () => {
       state.storage.sql.exec('CREATE TABLE documents (stray TEXT)');
     });
     const queue = new CapturingQueue();
-    const tick = await runSchedulerTick(fakeEnv(queue), Date.now());
+    const tick = await runSchedulerTick(fakeEnv(queue), Date.now(), []);
     expect(tick.migrations).toHaveLength(1);
 
     // memory-jobs: max_retries = 3, so four deliveries, each retried.
@@ -212,7 +212,7 @@ describe('fencing on the migration path', () => {
 
     // The new holder still holds the lease: a migration job cannot take it and is retried.
     const queue = new CapturingQueue();
-    await runSchedulerTick(fakeEnv(queue), Date.now());
+    await runSchedulerTick(fakeEnv(queue), Date.now(), []);
     const mine = queue.sent.filter((m) => (m as { context_id: string }).context_id === 'mig-fence');
     expect(mine).toHaveLength(1);
     const busy = await deliver('memory-jobs', mine);

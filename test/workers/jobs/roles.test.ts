@@ -22,7 +22,11 @@ describe('roles', () => {
 
   it('runs the cron tick only in the scheduler role', async () => {
     await createContextAtV1('roles-behind');
-    const controller = createScheduledController({ scheduledTime: new Date(), cron: '* * * * *' });
+    // Minute 1 of an hour: the hourly maintenance hooks are not due, only migrations.
+    const controller = createScheduledController({
+      scheduledTime: new Date(Date.UTC(2026, 0, 1, 0, 1)),
+      cron: '* * * * *',
+    });
 
     const apiOnly = new CapturingQueue();
     await handleScheduled(controller, { ...env, ROLES: 'api', JOBS: apiOnly as unknown as Queue });
