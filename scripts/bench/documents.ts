@@ -24,6 +24,8 @@ const CONCURRENCY = 16;
 interface Server {
   url: string;
   key: string;
+  /** The end of wrangler's output, for a failure report. */
+  log(): string;
   stop(): Promise<void>;
 }
 
@@ -90,6 +92,7 @@ async function startServer(): Promise<Server> {
   return {
     url,
     key,
+    log: () => output.slice(-4000),
     async stop() {
       if (child.pid !== undefined && child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
@@ -288,6 +291,9 @@ export async function runDocumentsBench(): Promise<string> {
       'the rollout time is bounded by local queue delivery as much as by the migration itself; the',
       'local embedding provider is the hashed n-gram one.',
     ].join('\n');
+  } catch (err) {
+    console.error(`wrangler dev output (end):\n${server.log()}`);
+    throw err;
   } finally {
     await server.stop();
   }
