@@ -7,6 +7,8 @@ export interface RegisteredJob {
   prepare(
     body: unknown,
   ): { ok: true; run: (env: Env) => Promise<void> } | { ok: false; error: string };
+  /** Called once the job has been dead-lettered, with its last error (e.g. to fail a document). */
+  onDead?(body: unknown, env: Env, error: string): Promise<void>;
 }
 
 /**
@@ -18,9 +20,14 @@ export function defineJob<T>(
   kind: string,
   schema: z.ZodType<T>,
   run: (job: T, env: Env) => Promise<void>,
+  onDead?: (job: T, env: Env, error: string) => Promise<void>,
 ): RegisteredJob {
   return {
     kind,
+    async onDead(body, env, error) {
+      const parsed = schema.safeParse(body);
+      if (onDead && parsed.success) await onDead(parsed.data, env, error);
+    },
     prepare(body) {
       const parsed = schema.safeParse(body);
       if (!parsed.success) {

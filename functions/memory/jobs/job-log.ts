@@ -104,8 +104,10 @@ export async function recordDeadLetter(
   db: D1Database,
   job: JobEnvelope,
   fallback: { error: string; attempts: number },
-): Promise<void> {
+): Promise<{ error: string; attempts: number }> {
   const row = await getJob(db, job.job_id);
+  const error = row?.error ?? fallback.error;
+  const attempts = Math.max(row?.attempts ?? 0, fallback.attempts);
   const at = now();
   const statements = [
     db
@@ -118,8 +120,8 @@ export async function recordDeadLetter(
         job.job_id,
         job.kind,
         job.context_id,
-        row?.error ?? fallback.error,
-        Math.max(row?.attempts ?? 0, fallback.attempts),
+        error,
+        attempts,
         at,
         job.job_id,
       ),
@@ -137,4 +139,5 @@ export async function recordDeadLetter(
     );
   }
   await db.batch(statements);
+  return { error, attempts };
 }

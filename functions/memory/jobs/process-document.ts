@@ -12,8 +12,17 @@ export async function runDocumentProcess(job: DocumentProcessJob, env: Env): Pro
   });
 }
 
+/** A document whose job was dead-lettered ends `failed` instead of staying mid-processing. */
+async function failDeadDocument(job: DocumentProcessJob, env: Env, error: string): Promise<void> {
+  await env.CONTEXT_STORE.getByName(job.context_id).failDocument(
+    job.document_id,
+    `Processing failed on every attempt: ${error}`,
+  );
+}
+
 export const documentProcessJob = defineJob(
   'document_process',
   documentProcessSchema,
   runDocumentProcess,
+  failDeadDocument,
 );

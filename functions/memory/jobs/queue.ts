@@ -61,10 +61,11 @@ async function runMessage(message: Message, env: Env): Promise<void> {
 async function recordDead(message: Message, env: Env): Promise<void> {
   const envelope = jobEnvelopeSchema.safeParse(message.body);
   if (envelope.success) {
-    await recordDeadLetter(env.DB, envelope.data, {
+    const dead = await recordDeadLetter(env.DB, envelope.data, {
       error: 'the job failed on every attempt',
       attempts: message.attempts,
     });
+    await jobRegistry.get(envelope.data.kind)?.onDead?.(message.body, env, dead.error);
   } else {
     console.error('memory-jobs-dlq: dropping a message that is not a job', message.id);
   }

@@ -92,6 +92,8 @@ export function exportNdjson(sql: SqlStorage, contextId: string): string {
     for (const raw of sql.exec(select)) {
       const row: Record<string, JsonCell> = {};
       for (const [col, value] of Object.entries(raw)) row[col] = toCell(value);
+      // A PDF password is kept only until processing ends; it never goes into a backup.
+      if (table.name === 'documents' && 'password' in row) row.password = null;
       lines.push(JSON.stringify({ type: 'row', table: table.name, row } satisfies RowLine));
       count++;
     }

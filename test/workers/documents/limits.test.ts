@@ -151,3 +151,36 @@ describe('interrupted processing', () => {
     expect(after.ok && after.value.processing_completed_at).toBe(doc.value.processing_completed_at);
   });
 });
+
+describe('a dead-lettered document job', () => {
+  it('leaves the document failed with its error and both timestamps', async () => {
+    await createContext('doc-dead');
+    const store = env.CONTEXT_STORE.getByName('doc-dead');
+    const id = 'doc_deadletter';
+    await store.createDocument({
+      id,
+      filename: 'stuck.txt',
+      content_type: 'text/plain',
+      size_bytes: 5,
+      sha256: 'e'.repeat(64),
+      blob_key: `documents/doc-dead/${id}`,
+      scopes: ['*'],
+      password: 'not-kept',
+    });
+    expect(await store.markDocumentStep(id, 'extracting')).toBe(true);
+    const job = {
+      kind: 'document_process',
+      job_id: 'job_dead_doc',
+      context_id: 'doc-dead',
+      document_id: id,
+    };
+    const result = await deliver('memory-jobs-dlq', [job], 4);
+    expect(result.explicitAcks).toHaveLength(1);
+    const doc = await store.getDocument(id);
+    if (!doc.ok) throw new Error('expected the document');
+    expect(doc.value.status).toBe('failed');
+    expect(doc.value.error).toMatch(/^Processing failed on every attempt: /);
+    expect(doc.value.processing_started_at).not.toBeNull();
+    expect(doc.value.processing_completed_at).not.toBeNull();
+  });
+});
