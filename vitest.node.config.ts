@@ -1,19 +1,30 @@
 import { defineConfig } from 'vitest/config';
 
-// Tests that run in Node: unit tests of src/ and scripts, the built output in dist/, and the
-// end-to-end and browser suites against a real `wrangler dev` (started once in global setup).
+// Tests that run in Node, as two projects: `unit` (src/ and sdk/js units, the built output in
+// dist/) needs no server; `e2e` (end-to-end and browser suites) shares one real `wrangler dev`,
+// started by its global setup only when an e2e file is part of the run.
 export default defineConfig({
   test: {
-    include: [
-      'src/**/*.test.ts',
-      'test/build/**/*.test.ts',
-      'test/e2e/**/*.test.ts',
-      'sdk/js/**/*.test.ts',
-    ],
-    globalSetup: ['./test/e2e/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // One wrangler dev and one Chromium at a time on a 2-core machine.
     fileParallelism: false,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts', 'test/build/**/*.test.ts', 'sdk/js/**/*.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['./test/e2e/global-setup.ts'],
+        },
+      },
+    ],
   },
 });
