@@ -4,6 +4,7 @@ import type { LensInput } from '../scopes/lens.ts';
 import type { ItemKind, SearchHit, SearchMode, SearchRequest } from '../store/types.ts';
 import { requireContext } from './contexts.ts';
 import type { OperationDeps } from './deps.ts';
+import { planRetrieval } from './model-retrieval.ts';
 
 export const DEFAULT_K = 10;
 export const MAX_K = 50;
@@ -17,22 +18,35 @@ export interface QueryInput {
   kinds?: ItemKind[] | undefined;
 }
 
-/** A knowledge query in one of the four modes, inside the caller's lens. */
+export interface QueryOutput {
+  /** The mode actually used (`bm25` while items carry another embedding model's vectors). */
+  mode: SearchMode;
+  results: SearchHit[];
+  /** Why `mode` differs from the one asked for, when it does. */
+  note?: string;
+}
+
+/**
+ * A knowledge query in one of the four modes, inside the caller's lens. While some items still
+ * carry vectors of another embedding model, vector scores would compare two models, so the query
+ * runs as `bm25` and says so (`planRetrieval`).
+ */
 export async function query(
   deps: OperationDeps,
   auth: AuthContext,
   input: QueryInput,
-): Promise<{ mode: SearchMode; results: SearchHit[] }> {
+): Promise<QueryOutput> {
   const lens = resolveLens(auth, 'memory:read', input.lens);
   await requireContext(deps, auth, input.contextId);
+  const plan = await planRetrieval(deps, input.contextId, input.mode);
   const results = await searchContext(deps, input.contextId, {
-    mode: input.mode,
+    mode: plan.mode,
     text: input.query,
     k: input.k,
     lens,
     ...(input.kinds ? { kinds: input.kinds } : {}),
   });
-  return { mode: input.mode, results };
+  return { mode: plan.mode, results, ...(plan.note ? { note: plan.note } : {}) };
 }
 
 /**

@@ -50,7 +50,15 @@ const route = createRoute({
   },
   responses: {
     200: jsonResponse(
-      z.object({ mode: SearchModeSchema, results: z.array(QueryResult) }),
+      z.object({
+        mode: SearchModeSchema.openapi({
+          description: 'The mode used: bm25 while items carry another embedding model vectors',
+        }),
+        results: z.array(QueryResult),
+        note: z.string().optional().openapi({
+          description: 'Why the mode differs from the one asked for, when it does',
+        }),
+      }),
       'Ranked results',
     ),
     ...commonErrors,

@@ -38,7 +38,7 @@ async function query(
   ctx: string,
   key: string,
   body: Record<string, unknown>,
-): Promise<{ mode: string; results: Result[] }> {
+): Promise<{ mode: string; note?: string; results: Result[] }> {
   const res = await call('POST', `/api/v1/${ctx}/query`, { key, body });
   expect(res.status, await res.clone().text()).toBe(200);
   return json(res);
@@ -270,9 +270,27 @@ describe('POST /api/v1/{ctx}/query', () => {
       ],
       null,
     );
-    expect(
-      (await query(ctx, key, { query: 'zebra crossing rules', mode: 'vector', k: 50 })).results,
-    ).toHaveLength(0);
+    // The store never scores a vector of another model id...
+    const { localEmbedder } =
+      await import('../../../functions/memory/retrieval/local-embeddings.ts');
+    const direct = await store.search({
+      mode: 'vector',
+      text: 'zebra crossing rules',
+      vector: { modelId: localEmbedder.modelId, values: new Float32Array(256).fill(1 / 16) },
+      k: 50,
+      lens: [['*']],
+    });
+    expect(direct).toHaveLength(0);
+    // ...and /query, seeing an item without a vector of the current model, answers in bm25 and
+    // says why instead of silently leaving that item out.
+    const fallback = await query(ctx, key, {
+      query: 'zebra crossing rules',
+      mode: 'vector',
+      k: 50,
+    });
+    expect(fallback.mode).toBe('bm25');
+    expect(fallback.note).toMatch(/1 item\(s\) are not yet embedded/);
+    expect(fallback.results.map((r) => r.content)).toEqual(['zebra crossing rules']);
     expect(
       (await query(ctx, key, { query: 'zebra crossing rules', mode: 'bm25' })).results,
     ).toHaveLength(1);

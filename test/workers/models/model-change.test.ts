@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { createMemoryApp } from '../../../functions/memory/app.ts';
 import { chat } from '../../../functions/memory/operations/chat.ts';
 import { createDeps } from '../../../functions/memory/operations/deps.ts';
 import {
@@ -9,7 +10,7 @@ import {
 import { reembedContext } from '../../../functions/memory/operations/reembed.ts';
 import { systemAuth } from '../../../functions/memory/operations/turn-extraction.ts';
 import { l2normalise, type Embedder } from '../../../functions/memory/retrieval/embedder.ts';
-import { call, createContext, json } from './model-api.ts';
+import { call, createContext, json, MANAGEMENT_KEY } from './model-api.ts';
 
 /** Another embedding model: a different id and different vectors. */
 const otherModel: Embedder = {
@@ -70,5 +71,53 @@ describe('changing the embedding model', () => {
     expect(out.response.retrieval).toMatchObject({ mode: 'bm25' });
     expect(out.response.retrieval.note).toMatch(/re-embedding in the background/);
     expect(out.response.answer).toContain('Fiat Panda');
+  });
+
+  it('makes /query fall back to bm25 with a note, and answers every mode normally once caught up', async () => {
+    const ctx = 'models-embedding-query';
+    await createContext(ctx);
+    for (const content of ['Ilse grows tomatoes.', 'Ilse plays the cello.']) {
+      await json(await call(`/api/v1/${ctx}/facts`, { body: { content } }), 201);
+    }
+    // The same Worker routes with a deployment whose embedding model has just changed.
+    const app = createMemoryApp({ deps: (e) => createDeps(e, { embedder: otherModel }) });
+    const ask = async (mode: string) =>
+      json<{ mode: string; note?: string; results: { content: string }[] }>(
+        await app.request(
+          `https://example.com/api/v1/${ctx}/query`,
+          {
+            method: 'POST',
+            headers: {
+              authorization: `Bearer ${MANAGEMENT_KEY}`,
+              'content-type': 'application/json',
+            },
+            body: JSON.stringify({ query: 'Ilse cello', mode }),
+          },
+          env,
+        ),
+        200,
+      );
+    for (const mode of ['vector', 'hybrid', 'hybrid_graph']) {
+      const during = await ask(mode);
+      expect(during.mode).toBe('bm25');
+      expect(during.note).toContain(`this query used bm25 instead of ${mode}`);
+      expect(during.results[0]?.content).toBe('Ilse plays the cello.');
+    }
+    const plain = await ask('bm25');
+    expect(plain.mode).toBe('bm25');
+    expect(plain).not.toHaveProperty('note');
+
+    expect(await reembedContext(createDeps(env, { embedder: otherModel }), ctx)).toBe(0);
+    const after = await ask('hybrid');
+    expect(after.mode).toBe('hybrid');
+    expect(after).not.toHaveProperty('note');
+  });
+
+  it('shows the note in the OpenAPI schema of /query', async () => {
+    const doc = await json<{
+      paths: Record<string, { post?: { responses: Record<string, unknown> } }>;
+    }>(await call('/api/v1/openapi.json'), 200);
+    const ok = JSON.stringify(doc.paths['/api/v1/{context_id}/query']?.post?.responses['200']);
+    expect(ok).toContain('"note"');
   });
 });
