@@ -2,6 +2,7 @@
 //   npm run backup                         # local `npm start` at http://127.0.0.1:8787
 //   npm run backup -- --remote --url https://memory.example.com
 //   npm run backup -- restore backups/2026-11-21T06-00-00Z [--suffix -restored]
+//   (--persist-to <dir> reads the registry of a `wrangler dev --persist-to <dir>`; --out <dir>)
 // The Context list comes from the D1 registry (`wrangler d1 execute memory-control`, --local by
 // default); each export is `GET /api/v1/contexts/{id}/export`, each restore creates the Context
 // (`POST /api/v1/contexts`) and replays the file into it (`POST /api/v1/contexts/{id}/import`).
@@ -15,6 +16,8 @@ interface Options {
   dir: string | null;
   url: string;
   remote: boolean;
+  /** Local D1 state directory of a `wrangler dev --persist-to <dir>`. */
+  persistTo: string | null;
   suffix: string;
 }
 
@@ -24,6 +27,7 @@ function parseArgs(argv: string[]): Options {
     dir: null,
     url: `http://127.0.0.1:${process.env.PORT ?? '8787'}`,
     remote: false,
+    persistTo: null,
     suffix: '',
   };
   for (let i = 0; i < argv.length; i++) {
@@ -32,6 +36,7 @@ function parseArgs(argv: string[]): Options {
     else if (arg === '--remote') opts.remote = true;
     else if (arg === '--url') opts.url = argv[++i] ?? opts.url;
     else if (arg === '--suffix') opts.suffix = argv[++i] ?? '';
+    else if (arg === '--persist-to') opts.persistTo = argv[++i] ?? null;
     else if (arg === '--out' || (opts.command === 'restore' && arg && !arg.startsWith('--'))) {
       opts.dir = arg === '--out' ? (argv[++i] ?? null) : arg;
     }
@@ -49,7 +54,7 @@ function managementKey(): string {
 }
 
 /** Every Context id in the registry, read with wrangler's D1 client. */
-function contextIds(remote: boolean): string[] {
+function contextIds(remote: boolean, persistTo: string | null): string[] {
   const result = spawnSync(
     'wrangler',
     [
@@ -57,6 +62,7 @@ function contextIds(remote: boolean): string[] {
       'execute',
       'memory-control',
       remote ? '--remote' : '--local',
+      ...(persistTo ? ['--persist-to', persistTo] : []),
       '--json',
       '--command',
       'SELECT id FROM contexts ORDER BY id',
@@ -80,7 +86,7 @@ async function call(opts: Options, path: string, init: RequestInit = {}): Promis
 async function backup(opts: Options): Promise<void> {
   const dir = opts.dir ?? join('backups', new Date().toISOString().replace(/[:.]/g, '-'));
   mkdirSync(dir, { recursive: true });
-  const ids = contextIds(opts.remote);
+  const ids = contextIds(opts.remote, opts.persistTo);
   for (const id of ids) {
     const ndjson = await (
       await call(opts, `/api/v1/contexts/${encodeURIComponent(id)}/export`)
