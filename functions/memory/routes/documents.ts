@@ -1,3 +1,4 @@
+import { z } from '@hono/zod-openapi';
 import { principalOf } from '../auth/guards.ts';
 import { failure } from '../errors.ts';
 import type { MemoryApp } from '../hono-env.ts';
@@ -6,6 +7,119 @@ import { uploadDocument } from '../operations/upload-document.ts';
 import { registerExportRoutes } from './export.ts';
 import { registerMigrationRoutes } from './migrations.ts';
 import type { RouteModule } from './registry.ts';
+import { commonErrors, ContextIdParam, jsonResponse, notFound, Problem } from './schemas.ts';
+
+/** A document as every documents endpoint returns it. */
+export const DocumentSchema = z
+  .object({
+    id: z.string().openapi({ example: 'document:doc_0f3c9a…' }),
+    filename: z.string().nullable(),
+    content_type: z.string().openapi({ example: 'application/pdf' }),
+    size_bytes: z.number().int(),
+    sha256: z.string().openapi({ description: 'SHA-256 of the bytes; the same bytes deduplicate' }),
+    status: z.enum(['queued', 'extracting', 'chunking', 'embedding', 'ready', 'failed']),
+    error: z.string().nullable().openapi({
+      description:
+        'Set when processing failed, e.g. "PDF extraction failed: file is encrypted and no password was provided."',
+    }),
+    scopes: z.array(z.string()),
+    pages: z.number().int().nullable(),
+    chunk_count: z.number().int().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    processing_started_at: z.string().nullable().openapi({ description: 'ISO 8601 UTC' }),
+    processing_completed_at: z.string().nullable().openapi({ description: 'ISO 8601 UTC' }),
+  })
+  .openapi('Document');
+
+const DocumentIdParam = ContextIdParam.extend({
+  id: z.string().openapi({ description: '`document:<id>` or `<id>`' }),
+});
+
+/**
+ * OpenAPI entries for the plain routes below: documented, but with no validator in front of the
+ * handler (which would parse, and so buffer, the upload).
+ */
+function documentDocumentRoutes(app: MemoryApp): void {
+  const tags = ['documents'];
+  app.openAPIRegistry.registerPath({
+    method: 'post',
+    path: '/api/v1/{context_id}/documents',
+    operationId: 'uploadDocument',
+    tags,
+    summary: 'Upload a document (multipart `file`, or a raw body with its content type)',
+    description:
+      'Multipart fields: `file`, optional `password` (PDF), optional `scopes` (JSON array or comma list). ' +
+      'Raw body: the content type of the file, `?scopes=`, `?filename=`, header `X-Document-Password`. ' +
+      'Processing is asynchronous: poll `GET .../documents/{id}`. Over the Context’s limit (50 MB by default): 413.',
+    request: {
+      params: ContextIdParam,
+      body: {
+        content: {
+          'multipart/form-data': {
+            schema: z.object({ file: z.string().openapi({ format: 'binary' }) }),
+          },
+          'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) },
+        },
+      },
+    },
+    responses: {
+      202: jsonResponse(
+        DocumentSchema.extend({ deduplicated: z.literal(false) }),
+        'Queued for processing',
+      ),
+      200: jsonResponse(
+        DocumentSchema.extend({ deduplicated: z.literal(true) }),
+        'The same bytes were already uploaded',
+      ),
+      413: {
+        description: 'payload-too-large: the file is over the Context’s upload limit',
+        content: { 'application/problem+json': { schema: Problem } },
+      },
+      ...commonErrors,
+      ...notFound,
+    },
+  });
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/api/v1/{context_id}/documents',
+    operationId: 'listDocuments',
+    tags,
+    request: {
+      params: ContextIdParam,
+      query: z.object({
+        limit: z.number().int().min(1).max(MAX_PAGE).optional(),
+        cursor: z.string().optional(),
+      }),
+    },
+    responses: {
+      200: jsonResponse(
+        z.object({ documents: z.array(DocumentSchema), next_cursor: z.string().nullable() }),
+        'A page of documents',
+      ),
+      ...commonErrors,
+      ...notFound,
+    },
+  });
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/api/v1/{context_id}/documents/{id}',
+    operationId: 'getDocument',
+    tags,
+    summary: 'A document with its processing status and error',
+    request: { params: DocumentIdParam },
+    responses: { 200: jsonResponse(DocumentSchema, 'The document'), ...commonErrors, ...notFound },
+  });
+  app.openAPIRegistry.registerPath({
+    method: 'delete',
+    path: '/api/v1/{context_id}/documents/{id}',
+    operationId: 'deleteDocument',
+    tags,
+    summary: 'Delete a document, its chunks from every index, and its file',
+    request: { params: DocumentIdParam },
+    responses: { 204: { description: 'Deleted' }, ...commonErrors, ...notFound },
+  });
+}
 
 const MAX_PAGE = 100;
 
@@ -62,6 +176,7 @@ function registerDocumentRoutes(app: MemoryApp): void {
 export const documentsRoutes: RouteModule = {
   name: 'documents, migrations, export',
   register(app) {
+    documentDocumentRoutes(app);
     registerMigrationRoutes(app);
     registerExportRoutes(app);
     registerDocumentRoutes(app);

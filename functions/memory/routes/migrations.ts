@@ -1,8 +1,70 @@
+import { z } from '@hono/zod-openapi';
 import { requireManagement } from '../auth/guards.ts';
 import type { MemoryApp } from '../hono-env.ts';
 import { versionReport } from '../jobs/context-versions.ts';
 import { listDeadLetters, retryDeadLetter } from '../jobs/dead-letters.ts';
 import { LATEST_SCHEMA_VERSION } from '../store/schema/index.ts';
+import { commonErrors, conflict, jsonResponse, notFound } from './schemas.ts';
+
+const MigrationsSchema = z
+  .object({
+    latest_version: z
+      .number()
+      .int()
+      .openapi({ description: 'The code’s latest per-Context schema version' }),
+    histogram: z
+      .record(z.string(), z.number().int())
+      .openapi({ description: 'Contexts per schema version' }),
+    behind: z.array(
+      z.object({
+        context_id: z.string(),
+        schema_version: z.number().int(),
+        migration_ready: z.boolean(),
+      }),
+    ),
+    dlq: z.array(
+      z.object({
+        id: z.string(),
+        context_id: z.string(),
+        job_id: z.string(),
+        kind: z.string(),
+        error: z.string(),
+        attempts: z.number().int(),
+        recorded_at: z.string(),
+        retried_at: z.string().nullable(),
+        retry_job_id: z.string().nullable(),
+      }),
+    ),
+  })
+  .openapi('Migrations');
+
+function documentMigrationRoutes(app: MemoryApp): void {
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/api/v1/migrations',
+    operationId: 'getMigrations',
+    tags: ['migrations'],
+    summary: 'Schema rollout: version histogram, Contexts behind, dead letters (management key)',
+    responses: { 200: jsonResponse(MigrationsSchema, 'Rollout state'), ...commonErrors },
+  });
+  app.openAPIRegistry.registerPath({
+    method: 'post',
+    path: '/api/v1/migrations/dlq/{id}/retry',
+    operationId: 'retryDeadLetter',
+    tags: ['migrations'],
+    summary: 'Re-enqueue a dead-lettered job (management key)',
+    request: { params: z.object({ id: z.string() }) },
+    responses: {
+      202: jsonResponse(
+        z.object({ dlq_id: z.string(), job_id: z.string(), status: z.literal('queued') }),
+        'Re-enqueued',
+      ),
+      ...commonErrors,
+      ...notFound,
+      ...conflict,
+    },
+  });
+}
 
 /**
  * `GET /api/v1/migrations` (management key): the code's latest schema version, the version
@@ -10,6 +72,7 @@ import { LATEST_SCHEMA_VERSION } from '../store/schema/index.ts';
  * `POST /api/v1/migrations/dlq/{id}/retry` re-enqueues one dead-lettered job.
  */
 export function registerMigrationRoutes(app: MemoryApp): void {
+  documentMigrationRoutes(app);
   app.get('/api/v1/migrations', async (c) => {
     requireManagement(c);
     const report = await versionReport(c.env.DB, LATEST_SCHEMA_VERSION);

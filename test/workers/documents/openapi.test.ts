@@ -1,0 +1,24 @@
+import { exports } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+
+describe('/api/v1/openapi.json', () => {
+  it('documents the documents, migrations and backup endpoints', async () => {
+    const res = await exports.default.fetch('https://example.com/api/v1/openapi.json');
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as {
+      paths: Record<string, Record<string, { operationId?: string }>>;
+    };
+    expect(doc.paths['/api/v1/{context_id}/documents']?.post?.operationId).toBe('uploadDocument');
+    expect(doc.paths['/api/v1/{context_id}/documents']?.get?.operationId).toBe('listDocuments');
+    expect(doc.paths['/api/v1/{context_id}/documents/{id}']?.get?.operationId).toBe('getDocument');
+    expect(doc.paths['/api/v1/{context_id}/documents/{id}']?.delete?.operationId).toBe(
+      'deleteDocument',
+    );
+    expect(doc.paths['/api/v1/migrations']?.get?.operationId).toBe('getMigrations');
+    expect(doc.paths['/api/v1/migrations/dlq/{id}/retry']?.post?.operationId).toBe(
+      'retryDeadLetter',
+    );
+    expect(doc.paths['/api/v1/contexts/{id}/export']?.get?.operationId).toBe('exportContext');
+    expect(doc.paths['/api/v1/contexts/{id}/import']?.post?.operationId).toBe('importContext');
+  });
+});
