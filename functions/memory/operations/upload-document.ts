@@ -195,6 +195,9 @@ export async function uploadDocument(
   const key = `documents/${input.contextId}/${id}`;
   const multipart =
     mediaTypeOf(input.request.headers.get('content-type')) === 'multipart/form-data';
+  // A raw upload names its scopes in the URL: refuse a forbidden one before reading the body.
+  if (!multipart)
+    checkScopes(auth, parseScopes(new URL(input.request.url).searchParams.get('scopes')));
   const received = multipart
     ? await receiveMultipart(deps, input.request, key, limit)
     : await receiveRaw(deps, input.request, key, limit);

@@ -1,6 +1,6 @@
 import { env, evictDurableObject, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { api, createContext, deliver } from '../jobs/helpers.ts';
+import { agentKeyWithGrant, api, createContext, deliver } from '../jobs/helpers.ts';
 import { uploadMultipart, uploadRaw } from './documents-helpers.ts';
 
 async function setLimit(ctx: string, bytes: number): Promise<void> {
@@ -182,5 +182,27 @@ describe('a dead-lettered document job', () => {
     expect(doc.value.error).toMatch(/^Processing failed on every attempt: /);
     expect(doc.value.processing_started_at).not.toBeNull();
     expect(doc.value.processing_completed_at).not.toBeNull();
+  });
+});
+
+describe('upload scopes', () => {
+  it('refuses scopes outside the key’s write grant before storing anything', async () => {
+    await createContext('doc-scopes');
+    const key = await agentKeyWithGrant('doc-scopes', 'doc-scopes-agent', ['team:eng']);
+    const forbidden = await api('/api/v1/doc-scopes/documents?scopes=team:ops', {
+      method: 'POST',
+      key,
+      headers: { 'content-type': 'text/plain' },
+      body: 'ops only',
+    });
+    expect(forbidden.status).toBe(403);
+    const allowed = await api('/api/v1/doc-scopes/documents?scopes=team:eng', {
+      method: 'POST',
+      key,
+      headers: { 'content-type': 'text/plain' },
+      body: 'engineering notes',
+    });
+    expect(allowed.status).toBe(202);
+    expect((await env.BLOBS.list({ prefix: 'documents/doc-scopes/' })).objects).toHaveLength(1);
   });
 });

@@ -44,21 +44,29 @@ export async function createContextAtV1(id: string): Promise<void> {
 }
 
 /** An agent key bound to one Context with full grants (for 403 checks). */
-export async function agentKey(contextId: string, name: string): Promise<string> {
+export function agentKey(contextId: string, name: string): Promise<string> {
+  return agentKeyWithGrant(contextId, name, ['*']);
+}
+
+/** An agent key bound to one Context, granted `paths` for every verb. */
+export async function agentKeyWithGrant(
+  contextId: string,
+  name: string,
+  paths: string[],
+): Promise<string> {
   const principal = await api('/api/v1/principals', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ kind: 'agent', display_name: name }),
   });
   const { id } = (await principal.json()) as { id: string };
-  const all = ['*'];
   const key = await api('/api/v1/keys', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
       principal_id: id,
       context_id: contextId,
-      grants: { 'memory:read': all, 'memory:write': all, 'memory:forget': all },
+      grants: { 'memory:read': paths, 'memory:write': paths, 'memory:forget': paths },
     }),
   });
   const body = (await key.json()) as { key: string };
