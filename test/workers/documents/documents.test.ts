@@ -60,26 +60,28 @@ describe('document upload and processing', { timeout: 30_000 }, () => {
   });
 
   it('answers the same bytes with the existing document, deduplicated, and keeps one blob', async () => {
-    const first = await uploadRaw('doc-md', MARKDOWN, 'text/markdown', '?scopes=*');
-    expect(first.status).toBe(200);
-    const again = (await first.json()) as DocumentBody;
-    expect(again.deduplicated).toBe(true);
-    const listed = await api('/api/v1/doc-md/documents');
+    await createContext('doc-dedup');
+    const first = await uploadRaw('doc-dedup', MARKDOWN, 'text/markdown', '?scopes=*');
+    expect(first.status).toBe(202);
+    const original = (await first.json()) as DocumentBody;
+    const second = await uploadRaw('doc-dedup', MARKDOWN, 'text/markdown', '?scopes=*');
+    expect(second.status).toBe(200);
+    const again = (await second.json()) as DocumentBody;
+    expect(again).toMatchObject({ id: original.id, deduplicated: true });
+    const listed = await api('/api/v1/doc-dedup/documents');
     const page = (await listed.json()) as { documents: DocumentBody[] };
-    expect(page.documents).toHaveLength(1);
-    expect(page.documents[0]?.id).toBe(again.id);
-    const blobs = await env.BLOBS.list({ prefix: 'documents/doc-md/' });
+    expect(page.documents.map((d) => d.id)).toEqual([original.id]);
+    const blobs = await env.BLOBS.list({ prefix: 'documents/doc-dedup/' });
     expect(blobs.objects).toHaveLength(1);
   });
 
   it('reads a document by `document:<id>` and by `<id>`, and 404s an unknown one', async () => {
-    const listed = (await (await api('/api/v1/doc-md/documents')).json()) as {
-      documents: DocumentBody[];
-    };
-    const id = listed.documents[0]?.id ?? '';
-    expect((await getDocument('doc-md', id)).status).toBe(200);
-    expect((await getDocument('doc-md', id.replace('document:', ''))).status).toBe(200);
-    const missing = await getDocument('doc-md', 'document:doc_nothinghere');
+    await createContext('doc-read');
+    const res = await uploadRaw('doc-read', 'A note to read back.', 'text/plain', '?scopes=*');
+    const { id } = (await res.json()) as DocumentBody;
+    expect((await getDocument('doc-read', id)).status).toBe(200);
+    expect((await getDocument('doc-read', id.replace('document:', ''))).status).toBe(200);
+    const missing = await getDocument('doc-read', 'document:doc_nothinghere');
     expect(missing.status).toBe(404);
     expect(missing.headers.get('content-type')).toContain('application/problem+json');
   });
@@ -100,9 +102,15 @@ describe('document upload and processing', { timeout: 30_000 }, () => {
   });
 
   it('fails an encrypted PDF without its password, with no HTTP error', async () => {
-    const res = await uploadRaw('doc-pdf', fixture(encryptedPdf), 'application/pdf', '?scopes=*');
+    await createContext('doc-pdf-locked');
+    const res = await uploadRaw(
+      'doc-pdf-locked',
+      fixture(encryptedPdf),
+      'application/pdf',
+      '?scopes=*',
+    );
     expect(res.status).toBe(202);
-    const done = await settle('doc-pdf', ((await res.json()) as DocumentBody).id);
+    const done = await settle('doc-pdf-locked', ((await res.json()) as DocumentBody).id);
     expect(done.status).toBe('failed');
     expect(done.error).toBe(
       'PDF extraction failed: file is encrypted and no password was provided.',
@@ -163,37 +171,53 @@ describe('document upload and processing', { timeout: 30_000 }, () => {
   });
 
   it('lists with pagination and deletes a document with its chunks and blob', async () => {
-    const first = (await (await api('/api/v1/doc-formats/documents?limit=2')).json()) as {
+    await createContext('doc-list');
+    const uploads: [string, string][] = [
+      ['<p>The <em>saffron risotto</em> is served on Fridays.</p>', 'text/html'],
+      ['First plain note.', 'text/plain'],
+      ['Second plain note.', 'text/plain'],
+    ];
+    const ids: string[] = [];
+    for (const [body, type] of uploads) {
+      ids.push(
+        ((await (await uploadRaw('doc-list', body, type, '?scopes=*')).json()) as DocumentBody).id,
+      );
+    }
+    await Promise.all(ids.map((id) => settle('doc-list', id)));
+    const first = (await (await api('/api/v1/doc-list/documents?limit=2')).json()) as {
       documents: DocumentBody[];
       next_cursor: string | null;
     };
     expect(first.documents).toHaveLength(2);
     expect(first.next_cursor).not.toBeNull();
     const second = (await (
-      await api(`/api/v1/doc-formats/documents?limit=10&cursor=${first.next_cursor ?? ''}`)
+      await api(`/api/v1/doc-list/documents?limit=10&cursor=${first.next_cursor ?? ''}`)
     ).json()) as { documents: DocumentBody[]; next_cursor: string | null };
-    expect(second.documents).toHaveLength(3);
+    expect(second.documents).toHaveLength(1);
     expect(second.next_cursor).toBeNull();
-    expect((await api('/api/v1/doc-formats/documents?limit=0')).status).toBe(400);
+    expect([...first.documents, ...second.documents].map((d) => d.id).sort()).toEqual(
+      [...ids].sort(),
+    );
+    expect((await api('/api/v1/doc-list/documents?limit=0')).status).toBe(400);
 
     const html = [...first.documents, ...second.documents].find(
       (d) => d.content_type === 'text/html',
     );
     if (!html) throw new Error('expected the HTML document');
     expect(
-      (await query('doc-formats', 'saffron risotto', 'bm25')).some((h) => h.kind === 'chunk'),
+      (await query('doc-list', 'saffron risotto', 'bm25')).some((h) => h.kind === 'chunk'),
     ).toBe(true);
-    const before = (await env.BLOBS.list({ prefix: 'documents/doc-formats/' })).objects.length;
+    const before = (await env.BLOBS.list({ prefix: 'documents/doc-list/' })).objects.length;
+    expect((await api(`/api/v1/doc-list/documents/${html.id}`, { method: 'DELETE' })).status).toBe(
+      204,
+    );
+    expect((await getDocument('doc-list', html.id)).status).toBe(404);
     expect(
-      (await api(`/api/v1/doc-formats/documents/${html.id}`, { method: 'DELETE' })).status,
-    ).toBe(204);
-    expect((await getDocument('doc-formats', html.id)).status).toBe(404);
-    expect(
-      (await query('doc-formats', 'saffron risotto', 'bm25')).some((h) =>
+      (await query('doc-list', 'saffron risotto', 'bm25')).some((h) =>
         h.content.includes('saffron'),
       ),
     ).toBe(false);
-    expect((await env.BLOBS.list({ prefix: 'documents/doc-formats/' })).objects.length).toBe(
+    expect((await env.BLOBS.list({ prefix: 'documents/doc-list/' })).objects.length).toBe(
       before - 1,
     );
   });
