@@ -42,6 +42,8 @@ export interface ListFactsInput {
   limit: number;
   lens: LensInput | undefined;
   kind: ItemKind | null;
+  /** Also list items closed by supersession or merging (history). */
+  includeSuperseded?: boolean;
 }
 
 /** A page of items in insertion order, inside the lens; `next_cursor` is null on the last page. */
@@ -53,9 +55,13 @@ export async function listFacts(
   const lens = resolveLens(auth, 'memory:read', input.lens);
   await requireContext(deps, auth, input.contextId);
   const after = input.cursor === null ? 0 : decodeCursor(input.cursor);
-  const page = await deps
-    .store(input.contextId)
-    .listItems({ kind: input.kind ?? 'fact', lens, after, limit: input.limit });
+  const page = await deps.store(input.contextId).listItems({
+    kind: input.kind ?? 'fact',
+    lens,
+    after,
+    limit: input.limit,
+    excludeSuperseded: !(input.includeSuperseded ?? false),
+  });
   return { facts: page.items, next_cursor: page.next === null ? null : encodeCursor(page.next) };
 }
 

@@ -16,15 +16,18 @@ export interface QueryInput {
   k: number;
   lens: LensInput | undefined;
   kinds?: ItemKind[] | undefined;
+  /** Also return facts closed by supersession (left out by default: they are history). */
+  includeSuperseded?: boolean | undefined;
 }
 
-export interface QueryOutput {
+// A type alias, not an interface: MCP tool outputs must be assignable to Record<string, unknown>.
+export type QueryOutput = {
   /** The mode actually used (`bm25` while items carry another embedding model's vectors). */
   mode: SearchMode;
   results: SearchHit[];
   /** Why `mode` differs from the one asked for, when it does. */
   note?: string;
-}
+};
 
 /**
  * A knowledge query in one of the four modes, inside the caller's lens. While some items still
@@ -45,6 +48,7 @@ export async function query(
     k: input.k,
     lens,
     ...(input.kinds ? { kinds: input.kinds } : {}),
+    ...(input.includeSuperseded ? { includeSuperseded: true } : {}),
   });
   return { mode: plan.mode, results, ...(plan.note ? { note: plan.note } : {}) };
 }

@@ -108,6 +108,10 @@ const list = createRoute({
         .optional()
         .openapi({ description: 'JSON-encoded lens, e.g. ["team:eng",["a","b"]]' }),
       kind: z.enum(ITEM_KINDS).optional(),
+      include_superseded: z
+        .enum(['true', 'false'])
+        .optional()
+        .openapi({ description: 'true: also list facts closed by supersession (valid_until set)' }),
     }),
   },
   responses: {
@@ -206,6 +210,7 @@ export const factsRoutes: RouteModule = {
         limit: q.limit,
         lens: parseLensParam(q.lens),
         kind: q.kind ?? null,
+        includeSuperseded: q.include_superseded === 'true',
       });
       return c.json(page, 200);
     });

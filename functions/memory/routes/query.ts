@@ -23,6 +23,9 @@ const QueryResult = z
     scopes: z.array(z.string()),
     metadata: z.record(z.string(), z.unknown()).nullable(),
     created_at: z.string(),
+    valid_until: z.string().optional().openapi({
+      description: 'Only on superseded facts, returned with include_superseded: true',
+    }),
     ranks: z.object({ bm25: Rank, vector: Rank, graph: Rank.optional() }).optional().openapi({
       description:
         'hybrid and hybrid_graph: the 1-based rank of the item in each fused list (null when absent)',
@@ -45,6 +48,9 @@ const route = createRoute({
         k: z.number().int().min(1).max(MAX_K).default(DEFAULT_K),
         lens: Lens.optional(),
         kinds: z.array(z.enum(ITEM_KINDS)).min(1).optional(),
+        include_superseded: z.boolean().default(false).openapi({
+          description: 'Also return facts closed by supersession (they carry valid_until)',
+        }),
       }),
     ),
   },
@@ -78,6 +84,7 @@ export const queryRoutes: RouteModule = {
         k: body.k,
         lens: body.lens,
         kinds: body.kinds,
+        includeSuperseded: body.include_superseded,
       });
       return c.json(result, 200);
     });

@@ -80,6 +80,19 @@ export const MemoryItem = z
     session_id: z.string().nullable(),
     source_id: z.string().nullable(),
     created_at: z.string(),
+    valid_from: z
+      .string()
+      .optional()
+      .openapi({ description: 'When the fact became current (its created_at unless stored)' }),
+    valid_until: z.string().nullable().optional().openapi({
+      description:
+        'Set when a later fact superseded, refined or absorbed this one (?infer=full, consolidation): it is history since, and left out of /query, lists and the context block unless include_superseded is asked for',
+    }),
+    superseded_by: z
+      .string()
+      .nullable()
+      .optional()
+      .openapi({ description: 'The id of the fact that closed this one, when known' }),
   })
   .openapi('Fact');
 

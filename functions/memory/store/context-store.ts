@@ -52,6 +52,7 @@ import type {
   JsonObject,
 } from './types.ts';
 import { usage } from './usage.ts';
+import { withSupersession } from './validity.ts';
 import { VectorCache } from './vectors.ts';
 
 /** Completes an idempotent write in the same transaction as the write itself. */
@@ -139,12 +140,13 @@ export class ContextStore extends DurableObject<Env> {
   async getItem(id: string): Promise<Result<ItemRecord>> {
     const row = getItemRow(this.sql, id);
     return row
-      ? ok(toRecord(row))
+      ? ok(withSupersession(this.sql, toRecord(row)))
       : fail({ kind: 'not-found', detail: `no item ${id} in this Context` });
   }
 
   async listItems(input: ListItemsInput): Promise<{ items: ItemRecord[]; next: number | null }> {
-    return listItems(this.sql, input);
+    const page = listItems(this.sql, input);
+    return { ...page, items: page.items.map((i) => withSupersession(this.sql, i)) };
   }
 
   async recentItems(kind: ItemKind, lens: string[][], limit: number): Promise<ItemRecord[]> {

@@ -21,6 +21,9 @@ export interface ItemRow {
 }
 
 export function toRecord(row: ItemRow): ItemRecord {
+  // `valid_from`/`valid_until` exist from schema V2 on; a V1 row simply lacks them.
+  const from = row['valid_from'];
+  const until = row['valid_until'];
   return {
     id: row.id,
     kind: row.kind as ItemKind,
@@ -30,6 +33,8 @@ export function toRecord(row: ItemRow): ItemRecord {
     session_id: row.session_id,
     source_id: row.source_id,
     created_at: row.created_at,
+    valid_from: typeof from === 'string' ? from : row.created_at,
+    valid_until: typeof until === 'string' ? until : null,
   };
 }
 
@@ -74,6 +79,8 @@ export function insertItems(
       session_id: item.sessionId,
       source_id: item.sourceId,
       created_at: now,
+      valid_from: now,
+      valid_until: null,
     });
   }
   return records;
@@ -108,6 +115,8 @@ export interface ListItemsInput {
   /** Exclusive lower bound on `seq` (from the previous page's cursor). */
   after: number;
   limit: number;
+  /** Leave out items closed by supersession or merging (kept by default: exports, jobs). */
+  excludeSuperseded?: boolean;
 }
 
 /** A page of items in insertion order, filtered by lens; `next` is the cursor for the next page. */
@@ -128,12 +137,13 @@ export function listItems(
     if (items.length === input.limit) return { items, next: last };
     last = row.seq;
     const record = toRecord(row);
+    if (input.excludeSuperseded && record.valid_until) continue;
     if (lensMatches(input.lens, record.scopes)) items.push(record);
   }
   return { items, next: null };
 }
 
-/** The newest `limit` items of a kind inside the lens, newest first. */
+/** The newest `limit` current (not superseded) items of a kind inside the lens, newest first. */
 export function recentItems(
   sql: SqlStorage,
   kind: ItemKind,
@@ -147,6 +157,7 @@ export function recentItems(
   )) {
     if (items.length === limit) break;
     const record = toRecord(row);
+    if (record.valid_until) continue;
     if (lensMatches(lens, record.scopes)) items.push(record);
   }
   return items;

@@ -71,7 +71,7 @@ export function retrieve(
   req: SearchRequest & { includeHistory: boolean },
 ): RetrievedItem[] {
   const { includeHistory, ...request } = req;
-  const hits = search(h.storage.sql, h.vectors, request);
+  const hits = search(h.storage.sql, h.vectors, { ...request, includeSuperseded: includeHistory });
   const live = new Map(
     paths
       .liveItems(
@@ -124,13 +124,10 @@ export function applyConsolidation(h: ModelHandle, decisions: ConsolidationDecis
       const into = d.action === 'merge' ? d.into : d.by;
       if (!getItemRow(h.storage.sql, into)) continue;
       if (paths.closeItem(h.storage.sql, d.id, now)) {
-        paths.linkItems(
-          h.storage.sql,
-          d.id,
-          into,
-          d.action === 'merge' ? 'merged_into' : 'supersedes',
-          now,
-        );
+        // Same direction as `?infer=full`: the newer fact `supersedes` the closed one; a
+        // duplicate is `merged_into` the fact it went into.
+        if (d.action === 'merge') paths.linkItems(h.storage.sql, d.id, into, 'merged_into', now);
+        else paths.linkItems(h.storage.sql, into, d.id, 'supersedes', now);
         applied++;
       }
     }

@@ -3,6 +3,7 @@ import { entitiesOf, itemsOfEntity } from './entities.ts';
 import { ftsSearch } from './fts.ts';
 import { toRecord, type ItemRow } from './items.ts';
 import type { SearchHit, SearchRanks, SearchRequest } from './types.ts';
+import { closedSeqs } from './validity.ts';
 import { vectorSearch, type VectorCache } from './vectors.ts';
 
 /** Reciprocal Rank Fusion constant (Cormack et al.): 60. */
@@ -19,13 +20,22 @@ interface Ranked {
   score: number;
 }
 
-function accepts(req: SearchRequest): (scopes: string[], kind: string) => boolean {
+type Accept = (scopes: string[], kind: string, seq: number) => boolean;
+
+/**
+ * The filter every list of a search applies: kinds, lens, and (unless asked for) no superseded
+ * item, so a closed fact never crowds a current one out of the top `k`.
+ */
+function accepts(sql: SqlStorage, req: SearchRequest): Accept {
   const kinds = req.kinds ? new Set<string>(req.kinds) : null;
-  return (scopes, kind) => (kinds === null || kinds.has(kind)) && lensMatches(req.lens, scopes);
+  const closed = req.includeSuperseded ? null : closedSeqs(sql);
+  return (scopes, kind, seq) =>
+    (kinds === null || kinds.has(kind)) &&
+    !(closed?.has(seq) ?? false) &&
+    lensMatches(req.lens, scopes);
 }
 
-function bm25Ranked(sql: SqlStorage, req: SearchRequest, limit: number): Ranked[] {
-  const accept = accepts(req);
+function bm25Ranked(sql: SqlStorage, req: SearchRequest, accept: Accept, limit: number): Ranked[] {
   const out: Ranked[] = [];
   let scanned = 0;
   for (const hit of ftsSearch(sql, req.text)) {
@@ -36,7 +46,7 @@ function bm25Ranked(sql: SqlStorage, req: SearchRequest, limit: number): Ranked[
         hit.seq,
       )
       .toArray()[0];
-    if (row && accept(JSON.parse(row.scopes) as string[], row.kind)) out.push(hit);
+    if (row && accept(JSON.parse(row.scopes) as string[], row.kind, hit.seq)) out.push(hit);
   }
   return out;
 }
@@ -45,10 +55,11 @@ function vectorRanked(
   sql: SqlStorage,
   cache: VectorCache,
   req: SearchRequest,
+  accept: Accept,
   limit: number,
 ): Ranked[] {
   if (!req.vector) return [];
-  return vectorSearch(sql, cache, req.vector, limit, accepts(req));
+  return vectorSearch(sql, cache, req.vector, limit, accept);
 }
 
 function rankMap(list: Ranked[]): Map<number, number> {
@@ -71,12 +82,7 @@ function fuse(lists: Map<number, number>[]): Ranked[] {
  * weight). An edge counts by the entity's rarity (idf), so a name shared by two facts says more
  * than a word shared by hundreds, and by the seed's rank.
  */
-function graphRanked(
-  sql: SqlStorage,
-  req: SearchRequest,
-  fused: Ranked[],
-  limit: number,
-): Ranked[] {
+function graphRanked(sql: SqlStorage, accept: Accept, fused: Ranked[], limit: number): Ranked[] {
   const total = sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM items').one().n;
   const strength = new Map<number, number>();
   const expanded = new Set<number>();
@@ -97,14 +103,13 @@ function graphRanked(
     .sort((a, b) => b[1] - a[1] || a[0] - b[0])
     .slice(0, HOP2_SOURCES);
   hop1.forEach(([seq], i) => expand(seq, 0.5 / (i + 1)));
-  const accept = accepts(req);
   const out: Ranked[] = [];
   for (const [seq, score] of [...strength].sort((a, b) => b[1] - a[1] || a[0] - b[0])) {
     if (out.length >= limit) break;
     const row = sql
       .exec<{ scopes: string; kind: string }>('SELECT scopes, kind FROM items WHERE seq = ?', seq)
       .toArray()[0];
-    if (row && accept(JSON.parse(row.scopes) as string[], row.kind)) out.push({ seq, score });
+    if (row && accept(JSON.parse(row.scopes) as string[], row.kind, seq)) out.push({ seq, score });
   }
   return out;
 }
@@ -128,6 +133,7 @@ function hydrate(
       metadata: rec.metadata,
       created_at: rec.created_at,
     };
+    if (rec.valid_until) hit.valid_until = rec.valid_until;
     if (ranks) hit.ranks = ranks(r.seq);
     hits.push(hit);
   }
@@ -137,11 +143,12 @@ function hydrate(
 /** Runs one query in the requested mode; results are lens-filtered and at most `k`. */
 export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest): SearchHit[] {
   const k = req.k;
-  if (req.mode === 'bm25') return hydrate(sql, bm25Ranked(sql, req, k));
-  if (req.mode === 'vector') return hydrate(sql, vectorRanked(sql, cache, req, k));
+  const accept = accepts(sql, req);
+  if (req.mode === 'bm25') return hydrate(sql, bm25Ranked(sql, req, accept, k));
+  if (req.mode === 'vector') return hydrate(sql, vectorRanked(sql, cache, req, accept, k));
   const depth = Math.max(k * 3, 30);
-  const bm25 = rankMap(bm25Ranked(sql, req, depth));
-  const vector = rankMap(vectorRanked(sql, cache, req, depth));
+  const bm25 = rankMap(bm25Ranked(sql, req, accept, depth));
+  const vector = rankMap(vectorRanked(sql, cache, req, accept, depth));
   const fused = fuse([bm25, vector]);
   if (req.mode === 'hybrid') {
     return hydrate(sql, fused.slice(0, k), (seq) => ({
@@ -149,7 +156,7 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
       vector: vector.get(seq) ?? null,
     }));
   }
-  const graph = rankMap(graphRanked(sql, req, fused, depth));
+  const graph = rankMap(graphRanked(sql, accept, fused, depth));
   const reranked = fuse([bm25, vector, graph]);
   return hydrate(sql, reranked.slice(0, k), (seq) => ({
     bm25: bm25.get(seq) ?? null,

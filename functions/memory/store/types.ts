@@ -34,6 +34,12 @@ export interface ItemRecord {
   session_id: string | null;
   source_id: string | null;
   created_at: string;
+  /** When the item became current: its stored `valid_from`, else `created_at`. */
+  valid_from?: string;
+  /** Set when a later fact superseded, refined or absorbed this one: it is history since. */
+  valid_until?: string | null;
+  /** The item that closed this one (V4 `item_links`), when known. */
+  superseded_by?: string | null;
 }
 
 export type SearchMode = 'vector' | 'bm25' | 'hybrid' | 'hybrid_graph';
@@ -49,6 +55,8 @@ export interface SearchRequest {
   lens: string[][];
   /** Restrict to these kinds (all kinds when absent). */
   kinds?: ItemKind[];
+  /** Also return items closed by supersession or merging (left out by default). */
+  includeSuperseded?: boolean;
 }
 
 export interface SearchRanks {
@@ -65,6 +73,8 @@ export interface SearchHit {
   scopes: string[];
   metadata: JsonObject | null;
   created_at: string;
+  /** Present only on superseded items, which only `includeSuperseded` returns. */
+  valid_until?: string;
   ranks?: SearchRanks;
 }
 

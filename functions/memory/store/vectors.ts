@@ -91,11 +91,11 @@ export function vectorSearch(
   cache: VectorCache,
   query: StoredVector,
   limit: number,
-  accept: (scopes: string[], kind: string) => boolean,
+  accept: (scopes: string[], kind: string, seq: number) => boolean,
 ): VectorHit[] {
   const hits: VectorHit[] = [];
   for (const [seq, entry] of cache.load(sql, query.modelId)) {
-    if (!accept(entry.scopes, entry.kind)) continue;
+    if (!accept(entry.scopes, entry.kind, seq)) continue;
     hits.push({ seq, score: cosine(query.values, entry.values) });
   }
   hits.sort((a, b) => b.score - a.score || a.seq - b.seq);

@@ -60,12 +60,19 @@ export interface Fact {
   kind: string;
   content: string;
   metadata: Record<string, unknown> | null;
+  valid_from?: string;
   valid_until?: string | null;
+  superseded_by?: string | null;
 }
 
-export async function listFacts(ctx: string, kind = 'fact'): Promise<Fact[]> {
+export async function listFacts(
+  ctx: string,
+  kind = 'fact',
+  includeSuperseded = false,
+): Promise<Fact[]> {
+  const history = includeSuperseded ? '&include_superseded=true' : '';
   const body = await json<{ facts: Fact[] }>(
-    await call(`/api/v1/${ctx}/facts?kind=${kind}&limit=100`),
+    await call(`/api/v1/${ctx}/facts?kind=${kind}&limit=100${history}`),
     200,
   );
   return body.facts;

@@ -57,7 +57,12 @@ describe('model-backed jobs', () => {
       200,
     );
     expect(after.summary).toMatchObject({ merge: 0, keep: 1 });
-    expect(await listFacts(ctx)).toHaveLength(2);
+    // The merged duplicate is history: listed only when asked for, pointing at the survivor.
+    const current = await listFacts(ctx);
+    expect(current).toHaveLength(1);
+    const history = await listFacts(ctx, 'fact', true);
+    expect(history).toHaveLength(2);
+    expect(history.find((f) => f.valid_until)?.superseded_by).toBe(current[0]?.id);
     expect(MAINTENANCE_HOOKS).toContainEqual(CONSOLIDATE_HOOK);
     const queue = new Captured();
     const at = CONSOLIDATE_HOOK.everyMinutes * 60_000 * 1000;

@@ -57,7 +57,9 @@ describe('POST /facts?infer=full with the local provider', () => {
     // The old fact is still there, readable, just closed.
     const old = await json<Fact>(await call(`/api/v1/${ctx}/facts/${porto?.id ?? ''}`), 200);
     expect(old.content).toBe('Maya lives in Porto.');
-    expect((await listFacts(ctx)).length).toBe(before.length + 1);
+    // Listed as history only when asked for: one new current fact replaced one closed one.
+    expect((await listFacts(ctx)).length).toBe(before.length);
+    expect((await listFacts(ctx, 'fact', true)).length).toBe(before.length + 1);
   });
 
   it('keeps infer=none (the default) a literal write', async () => {

@@ -24,7 +24,12 @@ export const recallTool = defineTool({
     k: z.number().int().min(1).max(MAX_K).default(DEFAULT_K).describe(`Results, 1-${MAX_K}.`),
     lens: lensField,
   }),
-  output: toolOutput({ mode: z.enum(SEARCH_MODES), results: z.array(hit) }),
+  output: toolOutput({
+    mode: z.enum(SEARCH_MODES),
+    results: z.array(hit),
+    // Set when the query ran as bm25 because items still carry another embedding model's vectors.
+    note: z.string().optional(),
+  }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(args, ctx) {
     return query(ctx.deps, ctx.auth, {
