@@ -82,8 +82,10 @@ describe('Context export and import', () => {
   });
 
   it('refuses to import into a Context that holds data (409) and a malformed export (400)', async () => {
-    const ndjson = await (await api('/api/v1/contexts/bk-source/export')).text();
-    expect((await importInto('bk-source', ndjson)).status).toBe(409);
+    await createContext('bk-full');
+    await writeFact('bk-full', 'This Context already holds a fact.');
+    const ndjson = await (await api('/api/v1/contexts/bk-full/export')).text();
+    expect((await importInto('bk-full', ndjson)).status).toBe(409);
     await createContext('bk-bad');
     const truncated = ndjson.trim().split('\n').slice(0, -1).join('\n');
     const bad = await importInto('bk-bad', truncated);
@@ -93,9 +95,10 @@ describe('Context export and import', () => {
   });
 
   it('is management only', async () => {
-    const key = await agentKey('bk-source', 'bk-agent');
-    expect((await api('/api/v1/contexts/bk-source/export', { key })).status).toBe(403);
-    expect((await importInto('bk-bad', '{}', key)).status).toBe(403);
+    await createContext('bk-auth');
+    const key = await agentKey('bk-auth', 'bk-agent');
+    expect((await api('/api/v1/contexts/bk-auth/export', { key })).status).toBe(403);
+    expect((await importInto('bk-auth', '{}', key)).status).toBe(403);
   });
 
   it('restores a backup taken at V1 at V1, and the scheduler then migrates it', async () => {
