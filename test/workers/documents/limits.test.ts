@@ -73,11 +73,12 @@ describe('upload size limit (413 payload-too-large)', () => {
   });
 
   it('rejects a missing file part and an empty body with 400', async () => {
+    await createContext('doc-empty');
     const form = new FormData();
     form.set('note', 'no file here');
-    const noFile = await api('/api/v1/doc-limit/documents', { method: 'POST', body: form });
+    const noFile = await api('/api/v1/doc-empty/documents', { method: 'POST', body: form });
     expect(noFile.status).toBe(400);
-    expect((await uploadRaw('doc-limit', '', 'text/plain')).status).toBe(400);
+    expect((await uploadRaw('doc-empty', '', 'text/plain', '?scopes=*')).status).toBe(400);
   });
 });
 
