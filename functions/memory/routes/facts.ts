@@ -3,11 +3,15 @@ import type { Context } from 'hono';
 import { principalOf } from '../auth/guards.ts';
 import { failure } from '../errors.ts';
 import type { MemoryEnv } from '../hono-env.ts';
+import { requireContext } from '../operations/contexts.ts';
 import { deleteFact, getFact, listFacts } from '../operations/facts.ts';
+import { providerOf } from '../operations/model-provider.ts';
+import { budgetOf } from '../operations/model-usage.ts';
 import { writeFacts } from '../operations/write-fact.ts';
 import type { StoredResponse } from '../operations/idempotency.ts';
 import type { LensInput } from '../scopes/lens.ts';
 import { ITEM_KINDS } from '../store/types.ts';
+import { setModelHeaders } from './model-responses.ts';
 import type { RouteModule } from './registry.ts';
 import {
   commonErrors,
@@ -154,6 +158,29 @@ function parseLensParam(raw: string | undefined): LensInput | undefined {
   return parsed.data;
 }
 
+/**
+ * `?infer=full` is model-backed: like /chat, /reflect and /consolidate its response reports the
+ * Context's soft token budget (re-read after the charge) and who answered. A replay reports the
+ * budget as it stands now.
+ */
+async function setInferHeaders(
+  c: Context<MemoryEnv>,
+  contextId: string,
+  stored: StoredResponse,
+): Promise<void> {
+  const deps = c.get('deps');
+  const row = await requireContext(deps, principalOf(c), contextId);
+  const provider = providerOf(deps);
+  const facts = (stored.body as { facts?: { model?: { provider?: unknown; model?: unknown } }[] })
+    .facts;
+  const named = facts?.[0]?.model;
+  const model =
+    typeof named?.provider === 'string' && typeof named.model === 'string'
+      ? { provider: named.provider, model: named.model }
+      : { provider: provider.name, model: provider.textModel };
+  setModelHeaders(c, budgetOf(row.usage_tokens, row.token_limit), model);
+}
+
 function send(c: Context<MemoryEnv>, stored: StoredResponse) {
   if (stored.replayed) c.header('idempotency-replayed', 'true');
   return c.json(stored.body as z.infer<typeof FactsResponse>, 201);
@@ -178,6 +205,8 @@ export const factsRoutes: RouteModule = {
         idempotencyKey: c.req.valid('header')['idempotency-key'] ?? null,
         operation: 'facts.create',
       });
+      if (c.req.valid('query').infer === 'full')
+        await setInferHeaders(c, c.req.valid('param').context_id, stored);
       return send(c, stored);
     });
     app.openapi(batch, async (c) => {

@@ -273,6 +273,40 @@ describe('token accounting and the soft token_limit', () => {
     expect(next.headers.get('x-token-budget')).toBe('exceeded');
   });
 
+  it('POST /facts?infer=full reports the budget like the other model-backed paths', async () => {
+    const ctx = 'models-budget-infer';
+    await createContext(ctx, { token_limit: 30 });
+    type View = { usage: { llm_tokens: number } };
+    const first = await call(`/api/v1/${ctx}/facts?infer=full`, {
+      body: { content: 'I live in Quito.', metadata: { speaker: 'Tomas' } },
+    });
+    await json(first, 201);
+    const used = (await json<View>(await call(`/api/v1/contexts/${ctx}`), 200)).usage.llm_tokens;
+    expect(used).toBeGreaterThan(0);
+    expect(first.headers.get('x-token-usage')).toBe(String(used));
+    expect(first.headers.get('x-token-limit')).toBe('30');
+    expect(first.headers.get('x-model-provider')).toBe('local');
+    expect(first.headers.get('x-token-budget')).toBe(used > 30 ? 'exceeded' : 'ok');
+
+    // Keep writing until the soft limit is passed: still 201, now reported as exceeded.
+    let last = first;
+    for (let i = 0; i < 10 && last.headers.get('x-token-budget') !== 'exceeded'; i++) {
+      last = await call(`/api/v1/${ctx}/facts?infer=full`, {
+        body: {
+          content: `I own ${i + 2} bicycles and I repair them often.`,
+          metadata: { speaker: 'Tomas' },
+        },
+      });
+      await json(last, 201);
+    }
+    expect(last.headers.get('x-token-budget')).toBe('exceeded');
+
+    // A literal write is not model-backed and carries no budget header.
+    const plain = await call(`/api/v1/${ctx}/facts`, { body: { content: 'Tomas drinks mate.' } });
+    await json(plain, 201);
+    expect(plain.headers.get('x-token-budget')).toBeNull();
+  });
+
   it('reports ok while usage is under the limit', async () => {
     const ctx = 'models-budget-under';
     await createContext(ctx, { token_limit: 1_000_000 });
