@@ -43,6 +43,18 @@ const TurnSchema = z
   })
   .openapi('Turn');
 
+const TurnExtraction = z
+  .object({
+    status: z.enum(['queued', 'not_run', 'done', 'failed', 'skipped']).openapi({
+      description:
+        'queued: background extraction will run; not_run: it cannot (e.g. enforcement_blocked, queue unavailable) and detail says why; skipped: not a user turn',
+    }),
+    detail: z.string().nullable(),
+  })
+  .openapi('TurnExtraction');
+
+const AppendedTurn = TurnSchema.extend({ extraction: TurnExtraction }).openapi('AppendedTurn');
+
 const SessionParam = ContextIdParam.extend({ session_id: z.string().min(1).max(128) });
 const Page = (max: number, def: number) =>
   z.object({
@@ -120,7 +132,11 @@ const append = createRoute({
       z.object({ role: z.enum(TURN_ROLES), content: z.string().min(1).max(MAX_CONTENT_CHARS) }),
     ),
   },
-  responses: { 201: jsonResponse(TurnSchema, 'Stored'), ...commonErrors, ...notFound },
+  responses: {
+    201: jsonResponse(AppendedTurn, 'Stored, with the state of its background fact extraction'),
+    ...commonErrors,
+    ...notFound,
+  },
 });
 
 const turns = createRoute({

@@ -214,3 +214,50 @@ describe('sessions', () => {
     );
   });
 });
+
+describe('turn append response', () => {
+  it('carries the extraction state, and the OpenAPI document says so', async () => {
+    const { ctx, key } = await setup();
+    await call('POST', `/api/v1/${ctx}/sessions`, { key, body: { id: 's-extract' } });
+    const res = await call('POST', `/api/v1/${ctx}/sessions/s-extract/turns`, {
+      key,
+      body: { role: 'assistant', content: 'Hello there.' },
+    });
+    expect(res.status).toBe(201);
+    const turn = await json<Turn & { extraction: { status: string; detail: string | null } }>(res);
+    expect(turn.extraction).toEqual({ status: 'skipped', detail: expect.any(String) });
+
+    type Schema = {
+      $ref?: string;
+      allOf?: Schema[];
+      properties?: Record<string, Schema>;
+      required?: string[];
+    };
+    const doc = await json<{
+      paths: Record<
+        string,
+        { post?: { responses: Record<string, { content: Record<string, { schema: Schema }> }> } }
+      >;
+      components: { schemas: Record<string, Schema> };
+    }>(await call('GET', '/api/v1/openapi.json', { key: null }));
+    // Follows $refs and flattens allOf (the generator emits `extend` as allOf of the base).
+    const resolve = (s: Schema | undefined): Schema => {
+      if (!s) return {};
+      if (s.$ref)
+        return resolve(doc.components.schemas[s.$ref.replace('#/components/schemas/', '')]);
+      const parts = (s.allOf ?? []).map(resolve);
+      return {
+        properties: Object.assign({}, ...parts.map((p) => p.properties), s.properties),
+        required: [...parts.flatMap((p) => p.required ?? []), ...(s.required ?? [])],
+      };
+    };
+    const created = resolve(
+      doc.paths['/api/v1/{context_id}/sessions/{session_id}/turns']?.post?.responses['201']
+        ?.content['application/json']?.schema,
+    );
+    expect(created.required).toEqual(expect.arrayContaining(['id', 'content', 'extraction']));
+    const extraction = resolve(created.properties?.['extraction']);
+    expect(Object.keys(extraction.properties ?? {})).toEqual(['status', 'detail']);
+    expect(extraction.required).toContain('status');
+  });
+});
