@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { principalOf } from '../auth/guards.ts';
-import { buildContextBlock, MAX_CONTEXT_TOKENS } from '../operations/context-block.ts';
+import { cachedContextBlock } from '../operations/cached-context-block.ts';
+import { MAX_CONTEXT_TOKENS } from '../operations/context-block.ts';
 import type { RouteModule } from './registry.ts';
 import { commonErrors, ContextIdParam, jsonBody, jsonResponse, notFound } from './schemas.ts';
 
@@ -35,8 +36,11 @@ const route = createRoute({
         ),
         tokens: z.number().int(),
         max_tokens: z.number().int(),
+        cached: z.boolean().openapi({
+          description: 'true when served from the cache (emptied by any write to the Context)',
+        }),
       }),
-      'The block and what went into it',
+      'The block and what went into it, cached until the next write to the Context',
     ),
     ...commonErrors,
     ...notFound,
@@ -48,7 +52,7 @@ export const contextBlockRoutes: RouteModule = {
   register(app) {
     app.openapi(route, async (c) =>
       c.json(
-        await buildContextBlock(c.get('deps'), principalOf(c), {
+        await cachedContextBlock(c.get('deps'), principalOf(c), {
           contextId: c.req.valid('param').context_id,
           ...c.req.valid('json'),
         }),

@@ -346,11 +346,15 @@ export class ContextStore extends DurableObject<Env> {
     return modelUsageTotals(this.sql);
   }
 
+  // The cache table arrives with V4; a Context still below it (core paths such as POST /context
+  // work there) simply has no cache, rather than failing on a missing table.
   async modelCacheGet(key: string): Promise<string | null> {
+    if (this.currentVersion() < modelRpc.MODEL_PATHS_SINCE) return null;
     return cacheGet(this.sql, key);
   }
 
   async modelCachePut(key: string, body: string): Promise<void> {
+    if (this.currentVersion() < modelRpc.MODEL_PATHS_SINCE) return;
     cachePut(this.sql, key, body, new Date().toISOString());
   }
 

@@ -99,3 +99,68 @@ describe('POST /api/v1/{ctx}/context', () => {
     );
   });
 });
+
+describe('POST /api/v1/{ctx}/context response cache', () => {
+  it('serves a repeated identical request from the cache until any write empties it', async () => {
+    const { ctx, key } = await setup();
+    await writeFact(ctx, key, 'Farid takes the night train to Vienna');
+    const ask = async (body: Record<string, unknown>, k = key) =>
+      json<Block & { cached: boolean }>(
+        await call('POST', `/api/v1/${ctx}/context`, { key: k, body }),
+      );
+    const first = await ask({ query: 'Farid train' });
+    expect(first.cached).toBe(false);
+    const again = await ask({ query: 'Farid train' });
+    expect(again).toEqual({ ...first, cached: true });
+    // Another request shape is its own entry.
+    expect((await ask({ query: 'Farid train', max_tokens: 50 })).cached).toBe(false);
+
+    // A fact write empties the cache: the next block is rebuilt and sees the new fact.
+    await writeFact(ctx, key, 'Farid booked a sleeper cabin on the train');
+    const afterWrite = await ask({ query: 'Farid train' });
+    expect(afterWrite.cached).toBe(false);
+    expect(afterWrite.context).toContain('sleeper cabin');
+
+    // So does a turn, and a delete.
+    const { id } = await json<{ id: string }>(
+      await call('POST', `/api/v1/${ctx}/sessions`, { key, body: {} }),
+    );
+    expect((await ask({ query: 'Farid train' })).cached).toBe(true);
+    await call('POST', `/api/v1/${ctx}/sessions/${id}/turns`, {
+      key,
+      body: { role: 'user', content: 'When does the train leave?' },
+    });
+    expect((await ask({ query: 'Farid train' })).cached).toBe(false);
+    const fact = afterWrite.items.find((i) => i.content.includes('sleeper'));
+    expect((await ask({ query: 'Farid train' })).cached).toBe(true);
+    const del = await call('DELETE', `/api/v1/${ctx}/facts/${fact?.id ?? ''}`, { key });
+    expect(del.status).toBe(204);
+    const afterDelete = await ask({ query: 'Farid train' });
+    expect(afterDelete.cached).toBe(false);
+    expect(afterDelete.context).not.toContain('sleeper cabin');
+  });
+
+  it('never lets a cached block skip the key checks or cross read grants', async () => {
+    const { ctx, key } = await setup();
+    await writeFact(ctx, key, 'Ana manages the Lisbon office', ['team:ops']);
+    const full = await json<Block & { cached: boolean }>(
+      await call('POST', `/api/v1/${ctx}/context`, { key, body: { query: 'Ana office' } }),
+    );
+    expect(full.context).toContain('Lisbon office');
+    const narrow = await issueKey(ctx, { 'memory:read': ['team:eng'] });
+    const other = await json<Block & { cached: boolean }>(
+      await call('POST', `/api/v1/${ctx}/context`, { key: narrow, body: { query: 'Ana office' } }),
+    );
+    expect(other.cached).toBe(false);
+    expect(other.context).not.toContain('Lisbon office');
+    const stranger = await setup();
+    await expectProblem(
+      await call('POST', `/api/v1/${ctx}/context`, {
+        key: stranger.key,
+        body: { query: 'Ana office' },
+      }),
+      403,
+      'forbidden',
+    );
+  });
+});
