@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
-import { MemoryError } from '../errors.ts';
 import type { MemoryEnv } from '../hono-env.ts';
+import { configuredPerMinute, countInWindow } from '../limits/rate-window.ts';
 
 export interface RateLimitOptions {
   /** Requests per key and Context per minute; defaults to `env.RATE_LIMIT_PER_MINUTE`. */
@@ -23,40 +23,16 @@ export function contextOfPath(path: string): string | null {
   return decodeURIComponent(first);
 }
 
-/**
- * Fixed one-minute windows per (key, Context) counted in D1 (`rate_limit_windows`): D1 is the one
- * store shared by every isolate, and one UPSERT ... RETURNING per request is cheap. Runs after auth.
- */
+/** Fixed one-minute windows per (key, Context), counted by limits/rate-window.ts. Runs after auth. */
 export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler<MemoryEnv> {
   const contextOf = options.contextOf ?? contextOfPath;
   return async function rateLimitMiddleware(c, next) {
-    const configured = options.perMinute ?? Number.parseInt(c.env.RATE_LIMIT_PER_MINUTE ?? '', 10);
-    const limit = Number.isFinite(configured) && configured > 0 ? configured : 1200;
-    const nowSeconds = Math.floor((options.now ?? Date.now)() / 1000);
-    const window = nowSeconds - (nowSeconds % 60);
+    const limit =
+      options.perMinute !== undefined && options.perMinute > 0
+        ? options.perMinute
+        : configuredPerMinute(c.env);
     const bucket = `${c.get('auth').key.keyId}|${contextOf(new URL(c.req.url).pathname) ?? '-'}`;
-    const row = await c.env.DB.prepare(
-      `INSERT INTO rate_limit_windows (bucket, window_start, count) VALUES (?, ?, 1)
-       ON CONFLICT (bucket, window_start) DO UPDATE SET count = count + 1
-       RETURNING count`,
-    )
-      .bind(bucket, window)
-      .first<{ count: number }>();
-    const count = row?.count ?? 1;
-    if (count === 1) {
-      // First hit of a new window: drop this bucket's old windows so the table stays small.
-      await c.env.DB.prepare('DELETE FROM rate_limit_windows WHERE bucket = ? AND window_start < ?')
-        .bind(bucket, window)
-        .run();
-    }
-    if (count > limit) {
-      const retryAfter = Math.max(1, window + 60 - nowSeconds);
-      throw new MemoryError({
-        kind: 'rate-limited',
-        detail: `rate limit of ${limit} requests per minute for this key and Context reached`,
-        retryAfter,
-      });
-    }
+    await countInWindow(c.env.DB, bucket, limit, (options.now ?? Date.now)());
     await next();
   };
 }
