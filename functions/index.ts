@@ -1,9 +1,11 @@
 import { Hono } from 'hono';
 import { memoryApp } from './memory/app.ts';
 import { handleQueue } from './memory/jobs/queue.ts';
+import { hasRole } from './memory/jobs/roles.ts';
 import { handleScheduled } from './memory/jobs/scheduled.ts';
 import { withOAuth } from './memory/oauth/provider.ts';
 import { siteApp } from './site/app.ts';
+import { problemBody, problemResponse } from '../src/lib/problem.ts';
 
 export { ContextLease } from './memory/lease/context-lease.ts';
 export { ContextStore } from './memory/store/context-store.ts';
@@ -13,9 +15,28 @@ const app = new Hono<{ Bindings: Env }>();
 app.route('/', memoryApp);
 app.route('/', siteApp);
 
+// A deployment without the `api` role (ROLES=worker or scheduler) serves only /health over HTTP,
+// so a misrouted request cannot reach a Worker that is sized and configured for background jobs.
+function outsideRole(request: Request): Response {
+  const url = new URL(request.url);
+  const body = problemBody({
+    slug: 'not-found',
+    detail:
+      'This deployment does not run the api role (see ROLES); send HTTP requests to the api Worker.',
+    instance: url.pathname,
+    typeBase: `${url.origin}/errors`,
+  });
+  return problemResponse(body);
+}
+
+const serveHttp = withOAuth(async (request, env, ctx) => app.fetch(request, env, ctx));
+
 export default {
   // OAuth 2.1 for MCP clients (metadata, registration, /authorize, token) in front of everything.
-  fetch: withOAuth(async (request, env, ctx) => app.fetch(request, env, ctx)),
+  fetch: (request, env, ctx) =>
+    hasRole(env, 'api') || new URL(request.url).pathname === '/health'
+      ? serveHttp(request, env, ctx)
+      : outsideRole(request),
   queue: handleQueue,
   scheduled: handleScheduled,
 } satisfies ExportedHandler<Env>;
