@@ -83,7 +83,7 @@ function summarisePerEntity(provider: ModelProvider, facts: MemoryRecord[]): Ref
     const name = entity === 'other' ? 'Other facts' : titleCase(entity);
     insights.push({
       entity: name,
-      insight: `${name}: ${list.length} stored fact${list.length === 1 ? '' : 's'} say ${shown
+      insight: `${name}: ${list.length} stored fact${list.length === 1 ? ' says' : 's say'} ${shown
         .map((f) => `"${f.content.replace(/\.$/, '')}"`)
         .join('; ')}.`,
       sources: shown.map((f) => f.id),

@@ -131,7 +131,9 @@ describe('local reflection and consolidation', () => {
     ]);
     expect(r.insights[0]).toMatchObject({ entity: 'Maya', sources: ['f1', 'f2'] });
     expect(r.insights[0]?.insight).toContain('"Maya lives in Lisbon"');
+    expect(r.insights[0]?.insight).toContain('2 stored facts say');
     expect(r.insights[1]).toMatchObject({ entity: 'Omar', sources: ['f3'] });
+    expect(r.insights[1]?.insight).toBe('Omar: 1 stored fact says "Omar studies physics".');
   });
 
   it('merges exact and near duplicates and supersedes older values of an attribute', async () => {
