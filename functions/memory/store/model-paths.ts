@@ -20,12 +20,20 @@ export function toLiveItem(row: ItemRow): LiveItem {
   return { ...toRecord(row), valid_until: typeof until === 'string' ? until : null };
 }
 
-/** Closes an item's validity window; a closed item is history and is never reopened. */
-export function closeItem(sql: SqlStorage, id: string, at: string): boolean {
-  return (
-    sql.exec('UPDATE items SET valid_until = ? WHERE id = ? AND valid_until IS NULL', at, id)
-      .rowsWritten > 0
-  );
+/**
+ * Closes an item's validity window; a closed item is history and is never reopened. The vector
+ * cache learns it at once, so searches skip it without reading `items`.
+ */
+export function closeItem(sql: SqlStorage, vectors: VectorCache, id: string, at: string): boolean {
+  const closed = sql
+    .exec<{ seq: number }>(
+      'UPDATE items SET valid_until = ? WHERE id = ? AND valid_until IS NULL RETURNING seq',
+      at,
+      id,
+    )
+    .toArray()[0];
+  if (closed) vectors.onClose(closed.seq);
+  return closed !== undefined;
 }
 
 export function linkItems(
@@ -130,7 +138,7 @@ export function applyFactChanges(
     let replaces: string | null = null;
     if (change.action !== 'create') {
       const target = resolve(change.target);
-      if (closeItem(sql, target, now)) {
+      if (closeItem(sql, vectors, target, now)) {
         linkItems(
           sql,
           record.id,

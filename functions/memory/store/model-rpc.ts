@@ -123,7 +123,7 @@ export function applyConsolidation(h: ModelHandle, decisions: ConsolidationDecis
       if (d.action === 'keep') continue;
       const into = d.action === 'merge' ? d.into : d.by;
       if (!getItemRow(h.storage.sql, into)) continue;
-      if (paths.closeItem(h.storage.sql, d.id, now)) {
+      if (paths.closeItem(h.storage.sql, h.vectors, d.id, now)) {
         // Same direction as `?infer=full`: the newer fact `supersedes` the closed one; a
         // duplicate is `merged_into` the fact it went into.
         if (d.action === 'merge') paths.linkItems(h.storage.sql, d.id, into, 'merged_into', now);
@@ -177,6 +177,7 @@ export function storeVectors(
         { modelId, values: v.values },
         JSON.parse(row.scopes) as string[],
         row.kind,
+        typeof row['valid_until'] === 'string',
       );
       n++;
     }

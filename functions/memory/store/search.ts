@@ -3,7 +3,7 @@ import { entitiesOf, itemsOfEntity } from './entities.ts';
 import { ftsSearch } from './fts.ts';
 import { toRecord, type ItemRow } from './items.ts';
 import type { SearchHit, SearchRanks, SearchRequest } from './types.ts';
-import { closedSeqs } from './validity.ts';
+import { hasValidity } from './validity.ts';
 import { vectorSearch, type VectorCache } from './vectors.ts';
 
 /** Reciprocal Rank Fusion constant (Cormack et al.): 60. */
@@ -20,33 +20,47 @@ interface Ranked {
   score: number;
 }
 
-type Accept = (scopes: string[], kind: string, seq: number) => boolean;
+type Accept = (scopes: string[], kind: string, closed: boolean) => boolean;
 
 /**
  * The filter every list of a search applies: kinds, lens, and (unless asked for) no superseded
  * item, so a closed fact never crowds a current one out of the top `k`.
  */
-function accepts(sql: SqlStorage, req: SearchRequest): Accept {
+function accepts(req: SearchRequest): Accept {
   const kinds = req.kinds ? new Set<string>(req.kinds) : null;
-  const closed = req.includeSuperseded ? null : closedSeqs(sql);
-  return (scopes, kind, seq) =>
-    (kinds === null || kinds.has(kind)) &&
-    !(closed?.has(seq) ?? false) &&
-    lensMatches(req.lens, scopes);
+  const history = req.includeSuperseded ?? false;
+  return (scopes, kind, closed) =>
+    (kinds === null || kinds.has(kind)) && (history || !closed) && lensMatches(req.lens, scopes);
 }
 
-function bm25Ranked(sql: SqlStorage, req: SearchRequest, accept: Accept, limit: number): Ranked[] {
+/** What a list needs of an item to filter it, read by `seq`. */
+type Probe = (seq: number) => { scopes: string[]; kind: string; closed: boolean } | null;
+
+function probe(sql: SqlStorage): Probe {
+  // `valid_until` exists from schema V2 on; below it nothing can be closed.
+  const closed = hasValidity(sql) ? 'valid_until IS NOT NULL' : '0';
+  const query = `SELECT scopes, kind, ${closed} AS closed FROM items WHERE seq = ?`;
+  return (seq) => {
+    const row = sql.exec<{ scopes: string; kind: string; closed: number }>(query, seq).toArray()[0];
+    return row
+      ? { scopes: JSON.parse(row.scopes) as string[], kind: row.kind, closed: row.closed === 1 }
+      : null;
+  };
+}
+
+function bm25Ranked(
+  sql: SqlStorage,
+  req: SearchRequest,
+  accept: Accept,
+  read: Probe,
+  limit: number,
+): Ranked[] {
   const out: Ranked[] = [];
   let scanned = 0;
   for (const hit of ftsSearch(sql, req.text)) {
     if (out.length >= limit || ++scanned > MAX_FTS_SCAN) break;
-    const row = sql
-      .exec<{ scopes: string; kind: string }>(
-        'SELECT scopes, kind FROM items WHERE seq = ?',
-        hit.seq,
-      )
-      .toArray()[0];
-    if (row && accept(JSON.parse(row.scopes) as string[], row.kind, hit.seq)) out.push(hit);
+    const item = read(hit.seq);
+    if (item && accept(item.scopes, item.kind, item.closed)) out.push(hit);
   }
   return out;
 }
@@ -82,7 +96,13 @@ function fuse(lists: Map<number, number>[]): Ranked[] {
  * weight). An edge counts by the entity's rarity (idf), so a name shared by two facts says more
  * than a word shared by hundreds, and by the seed's rank.
  */
-function graphRanked(sql: SqlStorage, accept: Accept, fused: Ranked[], limit: number): Ranked[] {
+function graphRanked(
+  sql: SqlStorage,
+  accept: Accept,
+  read: Probe,
+  fused: Ranked[],
+  limit: number,
+): Ranked[] {
   const total = sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM items').one().n;
   const strength = new Map<number, number>();
   const expanded = new Set<number>();
@@ -106,10 +126,8 @@ function graphRanked(sql: SqlStorage, accept: Accept, fused: Ranked[], limit: nu
   const out: Ranked[] = [];
   for (const [seq, score] of [...strength].sort((a, b) => b[1] - a[1] || a[0] - b[0])) {
     if (out.length >= limit) break;
-    const row = sql
-      .exec<{ scopes: string; kind: string }>('SELECT scopes, kind FROM items WHERE seq = ?', seq)
-      .toArray()[0];
-    if (row && accept(JSON.parse(row.scopes) as string[], row.kind, seq)) out.push({ seq, score });
+    const item = read(seq);
+    if (item && accept(item.scopes, item.kind, item.closed)) out.push({ seq, score });
   }
   return out;
 }
@@ -143,11 +161,12 @@ function hydrate(
 /** Runs one query in the requested mode; results are lens-filtered and at most `k`. */
 export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest): SearchHit[] {
   const k = req.k;
-  const accept = accepts(sql, req);
-  if (req.mode === 'bm25') return hydrate(sql, bm25Ranked(sql, req, accept, k));
+  const accept = accepts(req);
   if (req.mode === 'vector') return hydrate(sql, vectorRanked(sql, cache, req, accept, k));
+  const read = probe(sql);
+  if (req.mode === 'bm25') return hydrate(sql, bm25Ranked(sql, req, accept, read, k));
   const depth = Math.max(k * 3, 30);
-  const bm25 = rankMap(bm25Ranked(sql, req, accept, depth));
+  const bm25 = rankMap(bm25Ranked(sql, req, accept, read, depth));
   const vector = rankMap(vectorRanked(sql, cache, req, accept, depth));
   const fused = fuse([bm25, vector]);
   if (req.mode === 'hybrid') {
@@ -156,7 +175,7 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
       vector: vector.get(seq) ?? null,
     }));
   }
-  const graph = rankMap(graphRanked(sql, accept, fused, depth));
+  const graph = rankMap(graphRanked(sql, accept, read, fused, depth));
   const reranked = fuse([bm25, vector, graph]);
   return hydrate(sql, reranked.slice(0, k), (seq) => ({
     bm25: bm25.get(seq) ?? null,

@@ -35,18 +35,9 @@ function hasTable(sql: SqlStorage, table: string): boolean {
   );
 }
 
-/**
- * Row sequence numbers of closed (superseded or merged) items, for a search to skip. Empty on a
- * Context still below V2, where nothing can be closed.
- */
-export function closedSeqs(sql: SqlStorage): Set<number> {
-  if (!hasColumn(sql, 'items', 'valid_until')) return new Set();
-  return new Set(
-    sql
-      .exec<{ seq: number }>('SELECT seq FROM items WHERE valid_until IS NOT NULL')
-      .toArray()
-      .map((r) => r.seq),
-  );
+/** Whether this Context's `items` has the V2 validity columns (below V2 nothing is closed). */
+export function hasValidity(sql: SqlStorage): boolean {
+  return hasColumn(sql, 'items', 'valid_until');
 }
 
 /** The item that replaced a closed one (newest link first), or null. */

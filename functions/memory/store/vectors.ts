@@ -1,10 +1,13 @@
 import { cosine } from '../retrieval/embedder.ts';
 import type { StoredVector } from './types.ts';
+import { hasValidity } from './validity.ts';
 
 interface CachedVector {
   values: Float32Array;
   scopes: string[];
   kind: string;
+  /** Closed by supersession or merging (`items.valid_until` set): skipped unless asked for. */
+  closed: boolean;
 }
 
 /**
@@ -19,8 +22,17 @@ export class VectorCache {
   load(sql: SqlStorage, modelId: string): Map<number, CachedVector> {
     if (this.modelId === modelId) return this.entries;
     const entries = new Map<number, CachedVector>();
-    const rows = sql.exec<{ item_seq: number; vector: ArrayBuffer; scopes: string; kind: string }>(
-      `SELECT v.item_seq, v.vector, i.scopes, i.kind FROM item_vectors v JOIN items i ON i.seq = v.item_seq
+    // `valid_until` exists from schema V2 on; below it nothing can be closed.
+    const closed = hasValidity(sql) ? 'i.valid_until IS NOT NULL' : '0';
+    const rows = sql.exec<{
+      item_seq: number;
+      vector: ArrayBuffer;
+      scopes: string;
+      kind: string;
+      closed: number;
+    }>(
+      `SELECT v.item_seq, v.vector, i.scopes, i.kind, ${closed} AS closed
+         FROM item_vectors v JOIN items i ON i.seq = v.item_seq
         WHERE v.model_id = ?`,
       modelId,
     );
@@ -29,6 +41,7 @@ export class VectorCache {
         values: new Float32Array(row.vector.slice(0)),
         scopes: JSON.parse(row.scopes) as string[],
         kind: row.kind,
+        closed: row.closed === 1,
       });
     }
     this.modelId = modelId;
@@ -36,9 +49,20 @@ export class VectorCache {
     return entries;
   }
 
-  onInsert(seq: number, vector: StoredVector, scopes: string[], kind: string): void {
+  onInsert(
+    seq: number,
+    vector: StoredVector,
+    scopes: string[],
+    kind: string,
+    closed: boolean,
+  ): void {
     if (this.modelId === vector.modelId)
-      this.entries.set(seq, { values: vector.values, scopes, kind });
+      this.entries.set(seq, { values: vector.values, scopes, kind, closed });
+  }
+
+  onClose(seq: number): void {
+    const entry = this.entries.get(seq);
+    if (entry) entry.closed = true;
   }
 
   onDelete(seq: number): void {
@@ -59,6 +83,8 @@ export function insertVector(
   vector: StoredVector,
   scopes: string[],
   kind: string,
+  /** A re-embedded item keeps its validity: re-embedding never reopens a closed fact. */
+  closed = false,
 ): void {
   const bytes = vector.values.buffer.slice(
     vector.values.byteOffset,
@@ -72,7 +98,7 @@ export function insertVector(
     vector.values.length,
     bytes,
   );
-  cache.onInsert(seq, vector, scopes, kind);
+  cache.onInsert(seq, vector, scopes, kind, closed);
 }
 
 export function deleteVector(sql: SqlStorage, cache: VectorCache, seq: number): void {
@@ -91,11 +117,11 @@ export function vectorSearch(
   cache: VectorCache,
   query: StoredVector,
   limit: number,
-  accept: (scopes: string[], kind: string, seq: number) => boolean,
+  accept: (scopes: string[], kind: string, closed: boolean) => boolean,
 ): VectorHit[] {
   const hits: VectorHit[] = [];
   for (const [seq, entry] of cache.load(sql, query.modelId)) {
-    if (!accept(entry.scopes, entry.kind, seq)) continue;
+    if (!accept(entry.scopes, entry.kind, entry.closed)) continue;
     hits.push({ seq, score: cosine(query.values, entry.values) });
   }
   hits.sort((a, b) => b.score - a.score || a.seq - b.seq);

@@ -91,7 +91,17 @@ describe('facts closed by supersession are history, not current', () => {
       ).facts[0]?.id ?? '';
     const ghent = await write('Lucia lives in Ghent.');
     const seville = await write('Lucia moved to Seville.');
+    // Load the store's in-memory vector cache first: closing a fact must update it at once.
+    const before = await query(ctx, { query: 'Lucia Ghent', mode: 'vector' });
+    expect(before.results.map((r) => r.id)).toContain(ghent);
     await json(await call(`/api/v1/${ctx}/consolidate`, { body: {} }), 200);
+    for (const mode of MODES) {
+      const now = await query(ctx, { query: 'Lucia Ghent', mode });
+      expect(
+        now.results.map((r) => r.id),
+        mode,
+      ).not.toContain(ghent);
+    }
 
     const old = await json<Fact>(await call(`/api/v1/${ctx}/facts/${ghent}`), 200);
     expect(old.valid_until).toEqual(expect.any(String));
