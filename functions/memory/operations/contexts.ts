@@ -1,5 +1,6 @@
 import { assertContextAccess, assertManagement } from '../auth/guards.ts';
 import type { AuthContext } from '../auth/principal.ts';
+import { uploadLimit } from '../documents/upload-limit.ts';
 import { failure, MemoryError } from '../errors.ts';
 import type { StoreUsage } from '../store/types.ts';
 import type { OperationDeps } from './deps.ts';
@@ -25,6 +26,8 @@ export interface ContextRow {
   enforcement_blocked: number;
   schema_version: number;
   usage_tokens: number;
+  /** Per-file upload limit in bytes; null (or absent before D1 migration 0011) = the default. */
+  max_upload_bytes?: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -35,6 +38,8 @@ export interface ContextView {
   enforcement_blocked: boolean;
   token_limit: number | null;
   namespace: string | null;
+  /** The effective per-file upload limit: the Context's own, else the deployment default. */
+  max_upload_bytes: number;
   created_at: string;
   updated_at: string;
   usage: StoreUsage & { llm_tokens: number };
@@ -50,6 +55,8 @@ export interface UpdateContextInput {
   token_limit?: number | null | undefined;
   enforcement_blocked?: boolean | undefined;
   namespace?: string | null | undefined;
+  /** A positive byte count, or null to fall back to `MAX_UPLOAD_BYTES`; range-checked by the route. */
+  max_upload_bytes?: number | null | undefined;
 }
 
 function checkNamespace(namespace: string | null | undefined): void {
@@ -96,6 +103,7 @@ async function view(deps: OperationDeps, row: ContextRow): Promise<ContextView> 
     enforcement_blocked: row.enforcement_blocked === 1,
     token_limit: row.token_limit,
     namespace: row.namespace,
+    max_upload_bytes: uploadLimit(row, deps.env.MAX_UPLOAD_BYTES),
     created_at: row.created_at,
     updated_at: row.updated_at,
     usage: { ...usage, llm_tokens: row.usage_tokens },
@@ -167,13 +175,24 @@ export async function updateContext(
         : input.enforcement_blocked
           ? 1
           : 0,
+    max_upload_bytes:
+      input.max_upload_bytes === undefined
+        ? (row.max_upload_bytes ?? null)
+        : input.max_upload_bytes,
   };
   const now = new Date().toISOString();
   await deps.db
     .prepare(
-      'UPDATE contexts SET namespace = ?, token_limit = ?, enforcement_blocked = ?, updated_at = ? WHERE id = ?',
+      'UPDATE contexts SET namespace = ?, token_limit = ?, enforcement_blocked = ?, max_upload_bytes = ?, updated_at = ? WHERE id = ?',
     )
-    .bind(next.namespace, next.token_limit, next.enforcement_blocked, now, id)
+    .bind(
+      next.namespace,
+      next.token_limit,
+      next.enforcement_blocked,
+      next.max_upload_bytes,
+      now,
+      id,
+    )
     .run();
   return view(deps, { ...row, ...next, updated_at: now });
 }

@@ -9,13 +9,12 @@ import {
   limitedHashingStream,
 } from '../documents/read-upload.ts';
 import { mediaTypeOf } from '../documents/detect-format.ts';
+import { uploadLimit } from '../documents/upload-limit.ts';
 import { checkPaths, itemWithinGrant } from '../scopes/grants.ts';
 import { scopePathProblem } from '../scopes/path.ts';
 import type { DocumentRecord } from '../store/documents-table.ts';
-import { requireContext, type ContextRow } from './contexts.ts';
+import { requireContext } from './contexts.ts';
 import type { OperationDeps } from './deps.ts';
-
-export const DEFAULT_MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 
 export interface UploadInput {
   contextId: string;
@@ -25,17 +24,6 @@ export interface UploadInput {
 export interface UploadResult {
   document: DocumentRecord;
   deduplicated: boolean;
-}
-
-/** The Context's own limit, else `MAX_UPLOAD_BYTES`, else 50 MB. */
-export function uploadLimit(
-  context: ContextRow & { max_upload_bytes?: number | null },
-  configured: string | undefined,
-): number {
-  if (typeof context.max_upload_bytes === 'number' && context.max_upload_bytes > 0)
-    return context.max_upload_bytes;
-  const n = Number.parseInt(configured ?? '', 10);
-  return Number.isSafeInteger(n) && n > 0 ? n : DEFAULT_MAX_UPLOAD_BYTES;
 }
 
 function tooLarge(limit: number): MemoryError {

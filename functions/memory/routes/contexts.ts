@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { principalOf } from '../auth/guards.ts';
+import { MAX_CONTEXT_UPLOAD_BYTES } from '../documents/upload-limit.ts';
 import { createContext, deleteContext, getContext, updateContext } from '../operations/contexts.ts';
 import type { RouteModule } from './registry.ts';
 import {
@@ -18,6 +19,11 @@ const ContextSchema = z
     enforcement_blocked: z.boolean(),
     token_limit: z.number().int().nullable(),
     namespace: z.string().nullable(),
+    max_upload_bytes: z.number().int().openapi({
+      description:
+        'The effective per-file upload limit in bytes: the Context’s own, else the deployment default `MAX_UPLOAD_BYTES`',
+      example: 52428800,
+    }),
     created_at: z.string(),
     updated_at: z.string(),
     usage: z.object({
@@ -40,6 +46,11 @@ const IdParam = z.object({
 });
 const TokenLimit = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable();
 const Namespace = z.string().min(1).max(64).nullable();
+const MaxUploadBytes = z.number().int().min(1).max(MAX_CONTEXT_UPLOAD_BYTES).nullable().openapi({
+  description:
+    'Per-file upload limit in bytes (1 to 1 GiB), or null for the deployment default `MAX_UPLOAD_BYTES`',
+  example: 10485760,
+});
 
 const create = createRoute({
   method: 'post',
@@ -78,7 +89,8 @@ const update = createRoute({
   path: '/api/v1/contexts/{id}',
   operationId: 'updateContext',
   tags: ['contexts'],
-  summary: 'Update token_limit, enforcement_blocked or namespace (management key)',
+  summary:
+    'Update token_limit, enforcement_blocked, namespace or max_upload_bytes (management key)',
   request: {
     params: IdParam,
     body: jsonBody(
@@ -86,6 +98,7 @@ const update = createRoute({
         token_limit: TokenLimit.optional(),
         enforcement_blocked: z.boolean().optional(),
         namespace: Namespace.optional(),
+        max_upload_bytes: MaxUploadBytes.optional(),
       }),
     ),
   },

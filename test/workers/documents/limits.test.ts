@@ -61,6 +61,26 @@ describe('upload size limit (413 payload-too-large)', () => {
     );
   });
 
+  it('enforces a limit set through PATCH /contexts/{id}, and the default again after null', async () => {
+    await createContext('doc-patched-limit');
+    const patch = (max_upload_bytes: number | null) =>
+      api('/api/v1/contexts/doc-patched-limit', {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ max_upload_bytes }),
+      });
+    expect((await patch(64)).status).toBe(200);
+    const over = await uploadRaw('doc-patched-limit', 'a'.repeat(65), 'text/plain', '?scopes=*');
+    expect(over.status).toBe(413);
+    expect(((await over.json()) as { detail: string }).detail).toContain('64 bytes');
+    const at = await uploadRaw('doc-patched-limit', 'b'.repeat(64), 'text/plain', '?scopes=*');
+    expect(at.status).toBe(202);
+
+    expect((await patch(null)).status).toBe(200);
+    const back = await uploadRaw('doc-patched-limit', 'c'.repeat(65), 'text/plain', '?scopes=*');
+    expect(back.status).toBe(202);
+  });
+
   it('uses MAX_UPLOAD_BYTES when the Context sets no limit', async () => {
     await createContext('doc-default-limit');
     expect(Number(env.MAX_UPLOAD_BYTES)).toBe(50 * 1024 * 1024);

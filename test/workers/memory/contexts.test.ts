@@ -17,6 +17,7 @@ interface ContextBody {
   enforcement_blocked: boolean;
   token_limit: number | null;
   namespace: string | null;
+  max_upload_bytes: number;
   created_at: string;
   updated_at: string;
   usage: { facts: number };
@@ -147,6 +148,75 @@ describe('GET/PATCH/DELETE /api/v1/contexts/{id}', () => {
       400,
       'validation-error',
     );
+  });
+
+  it('sets max_upload_bytes, shows the effective limit, and null returns to the default', async () => {
+    const ctx = await createContext();
+    const fallback = Number(env.MAX_UPLOAD_BYTES);
+    const initial = await json<ContextBody>(await call('GET', `/api/v1/contexts/${ctx}`));
+    expect(initial.max_upload_bytes).toBe(fallback);
+
+    const set = await call('PATCH', `/api/v1/contexts/${ctx}`, {
+      body: { max_upload_bytes: 1024 },
+    });
+    expect(set.status).toBe(200);
+    expect((await json<ContextBody>(set)).max_upload_bytes).toBe(1024);
+    const stored = await env.DB.prepare('SELECT max_upload_bytes FROM contexts WHERE id = ?')
+      .bind(ctx)
+      .first<{ max_upload_bytes: number | null }>();
+    expect(stored?.max_upload_bytes).toBe(1024);
+
+    // Another field alone leaves the limit as it was.
+    const other = await call('PATCH', `/api/v1/contexts/${ctx}`, { body: { token_limit: 7 } });
+    expect((await json<ContextBody>(other)).max_upload_bytes).toBe(1024);
+
+    // Exactly 1 GiB is the ceiling.
+    const gib = 1024 * 1024 * 1024;
+    const top = await call('PATCH', `/api/v1/contexts/${ctx}`, { body: { max_upload_bytes: gib } });
+    expect((await json<ContextBody>(top)).max_upload_bytes).toBe(gib);
+
+    const cleared = await call('PATCH', `/api/v1/contexts/${ctx}`, {
+      body: { max_upload_bytes: null },
+    });
+    expect((await json<ContextBody>(cleared)).max_upload_bytes).toBe(fallback);
+    const after = await env.DB.prepare('SELECT max_upload_bytes FROM contexts WHERE id = ?')
+      .bind(ctx)
+      .first<{ max_upload_bytes: number | null }>();
+    expect(after?.max_upload_bytes).toBeNull();
+  });
+
+  it('refuses a bad max_upload_bytes with a 400 naming the field and writes nothing', async () => {
+    const ctx = await createContext();
+    await call('PATCH', `/api/v1/contexts/${ctx}`, { body: { max_upload_bytes: 2048 } });
+    for (const bad of [0, -5, 1.5, 1024 * 1024 * 1024 + 1, '100', true]) {
+      const problem = await expectProblem(
+        await call('PATCH', `/api/v1/contexts/${ctx}`, {
+          body: { max_upload_bytes: bad, token_limit: 99 },
+        }),
+        400,
+        'validation-error',
+      );
+      expect(problem.detail).toContain('max_upload_bytes');
+    }
+    const row = await env.DB.prepare(
+      'SELECT max_upload_bytes, token_limit FROM contexts WHERE id = ?',
+    )
+      .bind(ctx)
+      .first<{ max_upload_bytes: number | null; token_limit: number | null }>();
+    expect(row).toEqual({ max_upload_bytes: 2048, token_limit: null });
+  });
+
+  it('forbids an agent key from setting max_upload_bytes', async () => {
+    const { ctx, key } = await setup();
+    await expectProblem(
+      await call('PATCH', `/api/v1/contexts/${ctx}`, { key, body: { max_upload_bytes: 10 } }),
+      403,
+      'forbidden',
+    );
+    const row = await env.DB.prepare('SELECT max_upload_bytes FROM contexts WHERE id = ?')
+      .bind(ctx)
+      .first<{ max_upload_bytes: number | null }>();
+    expect(row?.max_upload_bytes).toBeNull();
   });
 
   it('forbids an agent key from updating or deleting, and a key of another Context from reading', async () => {
