@@ -1,18 +1,14 @@
 // Documents part of `npm run bench` (also runnable alone: `node scripts/bench/documents.ts`;
 // needs `npm run build`). Against a real `wrangler dev` (local D1, R2, Queues, Durable Objects,
-// the `local` embedding provider), started here with `--test-scheduled` so the cron tick can be
-// fired on demand:
+// the `local` embedding provider), started by the test harness's `startDevServer()` with
+// `--test-scheduled` so the cron tick can be fired on demand:
 //   (a) document ingest: markdown uploads, MB/s from the first upload to the last `ready`;
 //   (b) PDF extraction: multi-page PDFs through the same path, pages/s;
 //   (c) migration rollout: 1,000 Contexts restored from a backup one schema version old, then
 //       one scheduler tick and the worker role until `/migrations` shows none behind.
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildPdf } from '../../test/fixtures/documents/generate.ts';
-import { freePort } from '../../test/support/wrangler-dev.ts';
+import { startDevServer, type DevServer } from '../../test/support/wrangler-dev.ts';
 
 const MARKDOWN_DOCS = 8;
 const MARKDOWN_BYTES = 512 * 1024;
@@ -21,92 +17,9 @@ const PDF_PAGES = 100;
 const CONTEXTS = 1000;
 const CONCURRENCY = 16;
 
-interface Server {
-  url: string;
-  key: string;
-  /** The end of wrangler's output, for a failure report. */
-  log(): string;
-  stop(): Promise<void>;
-}
-
-function run(cmd: string, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(stderr))));
-  });
-}
-
-/** `wrangler dev` on a fresh local state, with the cron tick reachable at /__scheduled. */
-async function startServer(): Promise<Server> {
-  const state = await mkdtemp(join(tmpdir(), 'engram-bench-docs-'));
-  const key = `mem_management_${crypto.randomUUID().replaceAll('-', '')}`;
-  await run('wrangler', [
-    'd1',
-    'migrations',
-    'apply',
-    'memory-control',
-    '--local',
-    '--persist-to',
-    state,
-  ]);
-  const port = await freePort();
-  const inspector = await freePort();
-  const child = spawn(
-    'wrangler',
-    [
-      'dev',
-      '--ip',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      '--inspector-port',
-      String(inspector),
-      '--persist-to',
-      state,
-      '--test-scheduled',
-      '--show-interactive-dev-session=false',
-      '--log-level',
-      'warn',
-      '--var',
-      `MEMORY_BOOTSTRAP_KEY:${key}`,
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
-  );
-  let output = '';
-  child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`wrangler dev did not start:\n${output}`);
-    const ok = await fetch(`${url}/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return {
-    url,
-    key,
-    log: () => output.slice(-4000),
-    async stop() {
-      if (child.pid !== undefined && child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        process.kill(-child.pid, 'SIGTERM');
-        await exited;
-      }
-      await rm(state, { recursive: true, force: true });
-    },
-  };
-}
-
-async function call<T>(server: Server, path: string, init: RequestInit = {}): Promise<T> {
+async function call<T>(server: DevServer, path: string, init: RequestInit = {}): Promise<T> {
   const headers = new Headers(init.headers);
-  headers.set('authorization', `Bearer ${server.key}`);
+  headers.set('authorization', `Bearer ${server.bootstrapKey}`);
   const res = await fetch(`${server.url}${path}`, { ...init, headers });
   const text = await res.text();
   if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${text}`);
@@ -158,7 +71,7 @@ interface Uploaded {
 }
 
 async function uploadAndWait(
-  server: Server,
+  server: DevServer,
   ctx: string,
   bodies: { body: Uint8Array<ArrayBuffer> | string; type: string }[],
 ): Promise<{ seconds: number; docs: Uploaded[] }> {
@@ -207,7 +120,7 @@ interface MigrationsReport {
 }
 
 async function migrationRollout(
-  server: Server,
+  server: DevServer,
 ): Promise<{ seconds: number; behindBefore: number; latest: number }> {
   const latest = (await call<MigrationsReport>(server, '/api/v1/migrations')).latest_version;
   const from = latest - 1;
@@ -252,7 +165,7 @@ async function migrationRollout(
 }
 
 export async function runDocumentsBench(): Promise<string> {
-  const server = await startServer();
+  const server = await startDevServer({ testScheduled: true });
   try {
     await call(server, '/api/v1/contexts', json({ id: 'bench-docs' }));
     const markdown = Array.from({ length: MARKDOWN_DOCS }, (_, i) => ({

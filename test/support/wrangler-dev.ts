@@ -8,12 +8,16 @@ import { join } from 'node:path';
 export interface DevServer {
   url: string;
   bootstrapKey: string;
+  /** The end of wrangler's output, for a failure report. */
+  log(): string;
   stop(): Promise<void>;
 }
 
 export interface DevServerOptions {
   /** Extra variables, e.g. `{ MAX_IN_FLIGHT: '1' }`. */
   vars?: Record<string, string>;
+  /** Pass `--test-scheduled`, so the cron tick can be fired with `GET /__scheduled`. */
+  testScheduled?: boolean;
 }
 
 /** Asks the kernel for a free loopback port. */
@@ -84,6 +88,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     String(inspector),
     '--persist-to',
     state,
+    ...(options.testScheduled === true ? ['--test-scheduled'] : []),
     '--show-interactive-dev-session=false',
     '--log-level',
     'warn',
@@ -98,6 +103,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   return {
     url,
     bootstrapKey,
+    log: () => output.slice(-4000),
     async stop() {
       if (child.pid !== undefined && child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
