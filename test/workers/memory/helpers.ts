@@ -132,3 +132,9 @@ export async function writeFact(
   if (!fact) throw new Error('no fact returned');
   return fact;
 }
+
+/** How many facts the key can list in the Context (first page of 100). */
+export async function countFacts(ctx: string, key: string): Promise<number> {
+  const res = await call('GET', `/api/v1/${ctx}/facts?limit=100`, { key });
+  return (await json<{ facts: unknown[] }>(res)).facts.length;
+}
