@@ -1,7 +1,7 @@
 import { resolveLens } from '../auth/guards.ts';
 import type { AuthContext } from '../auth/principal.ts';
 import { planConsolidation, type ConsolidationDecision } from '../inference/consolidate.ts';
-import type { ModelProvider } from '../models/provider.ts';
+import type { ModelProvider, TokenUsage } from '../models/provider.ts';
 import type { LensInput } from '../scopes/lens.ts';
 import { requireContext } from './contexts.ts';
 import type { OperationDeps } from './deps.ts';
@@ -19,7 +19,12 @@ export interface ConsolidateResponse {
   provider: string;
   model: string;
   extractive: boolean;
-  usage: { input_tokens: number; output_tokens: number; total_tokens: number; source: string };
+  usage: {
+    input_tokens: number;
+    output_tokens: number;
+    total_tokens: number;
+    source: TokenUsage['source'];
+  };
 }
 
 /**

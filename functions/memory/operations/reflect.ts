@@ -2,7 +2,7 @@ import { resolveLens } from '../auth/guards.ts';
 import type { AuthContext } from '../auth/principal.ts';
 import { failure } from '../errors.ts';
 import { reflect as reflectOver, type Insight } from '../inference/reflect.ts';
-import type { ModelProvider } from '../models/provider.ts';
+import type { ModelProvider, TokenUsage } from '../models/provider.ts';
 import { checkPaths } from '../scopes/grants.ts';
 import type { LensInput } from '../scopes/lens.ts';
 import { MemoryError } from '../errors.ts';
@@ -30,7 +30,12 @@ export interface ReflectResponse {
   provider: string;
   model: string;
   extractive: boolean;
-  usage: { input_tokens: number; output_tokens: number; total_tokens: number; source: string };
+  usage: {
+    input_tokens: number;
+    output_tokens: number;
+    total_tokens: number;
+    source: TokenUsage['source'];
+  };
   cached: boolean;
 }
 

@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
 import { principalOf } from '../auth/guards.ts';
 import { chat, type ChatResponse } from '../operations/chat.ts';
-import { setModelHeaders } from './model-responses.ts';
+import { ModelUsage, setModelHeaders } from './model-responses.ts';
 import type { RouteModule } from './registry.ts';
 import { commonErrors, ContextIdParam, jsonBody, jsonResponse, Lens, notFound } from './schemas.ts';
 
@@ -28,12 +28,7 @@ const ChatResult = z
       note: z.string().nullable(),
       memories: z.number().int(),
     }),
-    usage: z.object({
-      input_tokens: z.number().int(),
-      output_tokens: z.number().int(),
-      total_tokens: z.number().int(),
-      source: z.enum(['provider', 'tokenizer']),
-    }),
+    usage: ModelUsage,
     cached: z.boolean(),
   })
   .openapi('ChatAnswer');

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { principalOf } from '../auth/guards.ts';
 import { consolidate } from '../operations/consolidate.ts';
-import { setModelHeaders } from './model-responses.ts';
+import { ModelUsage, setModelHeaders } from './model-responses.ts';
 import type { RouteModule } from './registry.ts';
 import { commonErrors, ContextIdParam, jsonBody, jsonResponse, Lens, notFound } from './schemas.ts';
 
@@ -38,12 +38,7 @@ const route = createRoute({
           provider: z.string(),
           model: z.string(),
           extractive: z.boolean(),
-          usage: z.object({
-            input_tokens: z.number().int(),
-            output_tokens: z.number().int(),
-            total_tokens: z.number().int(),
-            source: z.string(),
-          }),
+          usage: ModelUsage,
         })
         .openapi('Consolidation'),
       'Decisions, applied unless dry_run',

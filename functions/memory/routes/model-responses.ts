@@ -1,3 +1,4 @@
+import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { MemoryEnv } from '../hono-env.ts';
 import { BUDGET_HEADER, type BudgetState } from '../operations/model-usage.ts';
@@ -17,3 +18,13 @@ export function setModelHeaders(
   c.header('x-model-provider', model.provider);
   c.header('x-model', model.model);
 }
+
+/** Tokens one model-backed call used: provider-reported, else counted with o200k_base. */
+export const ModelUsage = z
+  .object({
+    input_tokens: z.number().int(),
+    output_tokens: z.number().int(),
+    total_tokens: z.number().int(),
+    source: z.enum(['provider', 'tokenizer']),
+  })
+  .openapi('ModelUsage');
