@@ -21,4 +21,33 @@ describe('/api/v1/openapi.json', () => {
     expect(doc.paths['/api/v1/contexts/{id}/export']?.get?.operationId).toBe('exportContext');
     expect(doc.paths['/api/v1/contexts/{id}/import']?.post?.operationId).toBe('importContext');
   });
+
+  it('shows max_upload_bytes on the Context and in the PATCH body, bounded 1..1 GiB', async () => {
+    const res = await exports.default.fetch('https://example.com/api/v1/openapi.json');
+    interface Property {
+      type?: string | string[];
+      minimum?: number;
+      maximum?: number;
+      nullable?: boolean;
+    }
+    const doc = (await res.json()) as {
+      components: { schemas: Record<string, { properties?: Record<string, Property> }> };
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            requestBody?: {
+              content: Record<string, { schema: { properties?: Record<string, Property> } }>;
+            };
+          }
+        >
+      >;
+    };
+    expect(doc.components.schemas['Context']?.properties?.['max_upload_bytes']).toBeDefined();
+    const patch =
+      doc.paths['/api/v1/contexts/{id}']?.patch?.requestBody?.content['application/json']?.schema
+        .properties?.['max_upload_bytes'];
+    expect(patch).toMatchObject({ minimum: 1, maximum: 1024 * 1024 * 1024 });
+  });
 });
