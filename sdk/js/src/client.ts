@@ -69,6 +69,8 @@ export class MemoryClient {
       token_limit?: number | null;
       enforcement_blocked?: boolean;
       namespace?: string | null;
+      /** Per-file upload limit in bytes (1..1 GiB); null returns to the deployment default. */
+      max_upload_bytes?: number | null;
     },
   ): Promise<Context> {
     const path = `/api/v1/contexts/${enc(id)}`;

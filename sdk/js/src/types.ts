@@ -14,6 +14,8 @@ export interface Context {
   enforcement_blocked: boolean;
   token_limit: number | null;
   namespace?: string | null;
+  /** The per-file upload limit in force: the Context's own, else the deployment default. */
+  max_upload_bytes?: number;
   [field: string]: unknown;
 }
 
