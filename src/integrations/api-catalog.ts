@@ -1,4 +1,10 @@
 /** /.well-known/api-catalog: an RFC 9727 linkset (application/linkset+json). */
+function mediaTypeOf(href: string): string {
+  if (href.endsWith('.md')) return 'text/markdown';
+  if (href.endsWith('.txt')) return 'text/plain';
+  return 'text/html';
+}
+
 export function apiCatalog(
   origin: string,
   serviceDocs: readonly string[],
@@ -11,10 +17,7 @@ export function apiCatalog(
           { href: `${origin}/openapi.json`, type: 'application/json' },
           { href: `${origin}/api/v1/openapi.json`, type: 'application/json' },
         ],
-        'service-doc': serviceDocs.map((href) => ({
-          href,
-          type: href.endsWith('.md') ? 'text/markdown' : 'text/html',
-        })),
+        'service-doc': serviceDocs.map((href) => ({ href, type: mediaTypeOf(href) })),
         'service-meta': [{ href: `${origin}/llms.txt`, type: 'text/plain' }],
         status: [{ href: `${origin}/health`, type: 'application/json' }],
       },

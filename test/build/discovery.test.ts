@@ -109,6 +109,18 @@ describe('api-catalog (RFC 9727)', () => {
     expect((set?.['service-doc'] as unknown[]).length).toBeGreaterThan(0);
     expect(set?.status).toEqual([{ href: `${SITE}/health`, type: 'application/json' }]);
   });
+
+  it('types each documentation link by what it serves', () => {
+    const docs = catalog.linkset[0]?.['service-doc'] as { href: string; type: string }[];
+    for (const { href, type } of docs) {
+      const expected = href.endsWith('.txt')
+        ? 'text/plain'
+        : href.endsWith('.md')
+          ? 'text/markdown'
+          : 'text/html';
+      expect(type, href).toBe(expected);
+    }
+  });
 });
 
 describe('cards', () => {
