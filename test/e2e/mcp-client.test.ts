@@ -4,6 +4,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { MemoryClient } from '../../sdk/js/src/index.ts';
 import { MCP_TOOLS } from '../../src/schemas/mcp-tools.ts';
+import { provisionAgent } from '../support/provision.ts';
 
 // The official MCP SDK client against the real `wrangler dev`, over streamable HTTP.
 const base = inject('baseUrl');
@@ -35,17 +36,7 @@ function errorOf(result: Awaited<ReturnType<Client['callTool']>>): ToolError {
 }
 
 beforeAll(async () => {
-  await admin.createContext(CONTEXT);
-  const principal = await admin.createPrincipal({
-    kind: 'agent',
-    display_name: `${CONTEXT}-agent`,
-  });
-  const key = await admin.createKey({
-    principal_id: principal.id,
-    context_id: CONTEXT,
-    grants: { 'memory:read': ['team:a'], 'memory:write': ['team:a'], 'memory:forget': ['team:a'] },
-  });
-  agentKey = key.key;
+  agentKey = await provisionAgent(admin, CONTEXT, ['team:a']);
   client = await connect(agentKey);
 });
 

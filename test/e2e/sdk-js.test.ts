@@ -8,6 +8,7 @@ import {
   ValidationError,
   type QueryMode,
 } from '../../sdk/js/src/index.ts';
+import { provisionAgent } from '../support/provision.ts';
 
 // The TypeScript SDK against the real `wrangler dev`: happy paths and the 4xx classes.
 // Retry rules and 429/5xx/network classes are covered against a scripted server in sdk/js/test.
@@ -18,17 +19,7 @@ let memory: MemoryClient;
 let agentKey = '';
 
 beforeAll(async () => {
-  await admin.createContext(CONTEXT);
-  const principal = await admin.createPrincipal({
-    kind: 'agent',
-    display_name: `${CONTEXT}-agent`,
-  });
-  const key = await admin.createKey({
-    principal_id: principal.id,
-    context_id: CONTEXT,
-    grants: { 'memory:read': ['team:a'], 'memory:write': ['team:a'], 'memory:forget': ['team:a'] },
-  });
-  agentKey = key.key;
+  agentKey = await provisionAgent(admin, CONTEXT, ['team:a']);
   memory = new MemoryClient({ baseUrl, apiKey: agentKey, contextId: CONTEXT });
 });
 
