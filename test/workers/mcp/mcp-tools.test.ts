@@ -93,6 +93,25 @@ describe('MCP model-backed tools (local deterministic provider)', () => {
     expect(facts.length).toBeGreaterThan(0);
   });
 
+  it('recall leaves superseded facts out unless include_superseded is set', async () => {
+    const key = await contextWithKey('mcp-model-superseded');
+    const speaker = { scopes: ['team:a'], metadata: { speaker: 'Nadia' }, infer: 'full' };
+    await callTool(key, 'remember', { content: 'I live in Oslo.', ...speaker });
+    await callTool(key, 'remember', { content: 'I moved to Bergen.', ...speaker });
+    const contents = async (args: Record<string, unknown>) => {
+      const reply = await callTool(key, 'recall', { query: 'Where does Nadia live?', ...args });
+      expect(reply.body.result?.isError).toBeFalsy();
+      const results = reply.body.result?.structuredContent?.results as Array<{ content: string }>;
+      return results.map((r) => r.content);
+    };
+    const current = await contents({ mode: 'bm25' });
+    expect(current).toContain('Nadia moved to Bergen.');
+    expect(current).not.toContain('Nadia lives in Oslo.');
+    expect(await contents({ mode: 'bm25', include_superseded: true })).toContain(
+      'Nadia lives in Oslo.',
+    );
+  });
+
   it('refuses to persist a reflection with an agent key (403)', async () => {
     const key = await contextWithKey('mcp-model-2');
     const reply = await callTool(key, 'reflect', { persist: true });

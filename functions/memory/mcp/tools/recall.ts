@@ -23,6 +23,10 @@ export const recallTool = defineTool({
       .describe('vector, bm25, hybrid (default) or hybrid_graph.'),
     k: z.number().int().min(1).max(MAX_K).default(DEFAULT_K).describe(`Results, 1-${MAX_K}.`),
     lens: lensField,
+    include_superseded: z
+      .boolean()
+      .default(false)
+      .describe('Also return facts that a newer fact superseded (they carry valid_until).'),
   }),
   output: toolOutput({
     mode: z.enum(SEARCH_MODES),
@@ -38,6 +42,7 @@ export const recallTool = defineTool({
       mode: args.mode,
       k: args.k,
       lens: args.lens,
+      includeSuperseded: args.include_superseded,
     });
   },
 });
