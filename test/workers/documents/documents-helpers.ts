@@ -63,6 +63,7 @@ export interface QueryHit {
   id: string;
   kind: string;
   content: string;
+  metadata?: Record<string, unknown> | null;
 }
 
 export async function query(ctx: string, text: string, mode: string): Promise<QueryHit[]> {

@@ -56,6 +56,11 @@ describe('document upload and processing', { timeout: 30_000 }, () => {
       const hits = await query('doc-md', 'quokka colony northern ridge', mode);
       const chunk = hits.find((h) => h.kind === 'chunk');
       expect(chunk?.content, mode).toContain('quokka colony');
+      // A hit names its document in the public id form, ready to poll.
+      expect(chunk?.metadata, mode).toMatchObject({
+        document_id: accepted.id,
+        position: expect.any(Number),
+      });
     }
   });
 
