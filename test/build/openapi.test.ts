@@ -1,6 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { readJson } from './dist.ts';
+import { OPERATIONS } from '../support/origin-operations.ts';
 
 interface Operation {
   operationId: string;
@@ -14,24 +15,6 @@ interface Doc {
   paths: Record<string, { get: Operation }>;
   components: { schemas: Record<string, Record<string, unknown>> };
 }
-
-const OPERATIONS: Record<string, string> = {
-  getCloudPricing: '/api/cloud/pricing.json',
-  getHomepageMarkdown: '/index.md',
-  getPageMarkdown: '/{page}.md',
-  getSectionPageMarkdown: '/{section}/{page}.md',
-  getSubsectionPageMarkdown: '/{section}/{subsection}/{page}.md',
-  getDeepPageMarkdown: '/{section}/{subsection}/{subsubsection}/{page}.md',
-  getLlmsIndex: '/llms.txt',
-  getLlmsFull: '/llms-full.txt',
-  getSitemapIndex: '/sitemap.xml',
-  getOpenApiDescription: '/openapi.json',
-  getMcpServerCard: '/.well-known/mcp/server-card.json',
-  getAgentCard: '/.well-known/agent-card.json',
-  getAiCatalog: '/.well-known/ai-catalog.json',
-  getAgentSkillsIndex: '/.well-known/agent-skills/index.json',
-  getAuthGuide: '/auth.md',
-};
 
 const SUCCESS_TYPES: Record<string, string> = {
   getCloudPricing: 'application/json',

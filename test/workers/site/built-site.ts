@@ -2,6 +2,7 @@ import { env } from 'cloudflare:test';
 import { exports } from 'cloudflare:workers';
 import type { AgentManifest, PageEntry } from '../../../src/lib/agent-manifest.ts';
 import { MANIFEST_PATH } from '../../../src/lib/agent-manifest.ts';
+export { OPERATIONS } from '../../support/origin-operations.ts';
 
 /** Helpers for the conformance suite: the real Worker over the real dist/ (run `npm run build`). */
 export const BASE = 'https://engram.example';
@@ -52,24 +53,6 @@ export interface OpenApiDocument {
   security?: unknown[];
   paths: Record<string, Record<string, OpenApiOperation>>;
 }
-
-export const OPERATIONS: Record<string, string> = {
-  getCloudPricing: '/api/cloud/pricing.json',
-  getHomepageMarkdown: '/index.md',
-  getPageMarkdown: '/{page}.md',
-  getSectionPageMarkdown: '/{section}/{page}.md',
-  getSubsectionPageMarkdown: '/{section}/{subsection}/{page}.md',
-  getDeepPageMarkdown: '/{section}/{subsection}/{subsubsection}/{page}.md',
-  getLlmsIndex: '/llms.txt',
-  getLlmsFull: '/llms-full.txt',
-  getSitemapIndex: '/sitemap.xml',
-  getOpenApiDescription: '/openapi.json',
-  getMcpServerCard: '/.well-known/mcp/server-card.json',
-  getAgentCard: '/.well-known/agent-card.json',
-  getAiCatalog: '/.well-known/ai-catalog.json',
-  getAgentSkillsIndex: '/.well-known/agent-skills/index.json',
-  getAuthGuide: '/auth.md',
-};
 
 export function operations(doc: OpenApiDocument): [string, string, OpenApiOperation][] {
   return Object.entries(doc.paths).flatMap(([path, item]) =>
