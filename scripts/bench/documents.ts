@@ -9,6 +9,7 @@
 import { pathToFileURL } from 'node:url';
 import { buildPdf } from '../../test/fixtures/documents/generate.ts';
 import { startDevServer, type DevServer } from '../../test/support/wrangler-dev.ts';
+import { emptyBackupAt } from '../../test/support/empty-backup.ts';
 
 const MARKDOWN_DOCS = 8;
 const MARKDOWN_BYTES = 512 * 1024;
@@ -129,19 +130,7 @@ async function migrationRollout(
   // its database is really at the previous version and the rollout applies one real step.
   await pool(ids, CONCURRENCY, async (id) => {
     await call(server, '/api/v1/contexts', json({ id }));
-    const backup = [
-      {
-        type: 'header',
-        format: 'engram-context-export',
-        format_version: 1,
-        context_id: id,
-        schema_version: from,
-        exported_at: new Date().toISOString(),
-      },
-      { type: 'end', rows: 0 },
-    ]
-      .map((l) => JSON.stringify(l))
-      .join('\n');
+    const backup = emptyBackupAt(id, from);
     await call(server, `/api/v1/contexts/${id}/import`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-ndjson' },

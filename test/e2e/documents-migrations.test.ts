@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevServer, type DevServer } from '../support/wrangler-dev.ts';
+import { emptyBackupAt } from '../support/empty-backup.ts';
 
 // The migrations half of the documents issue's "done when", against a real `wrangler dev` of its
 // own (started with `--test-scheduled`, so the cron tick can be fired): Contexts restored from a
@@ -51,19 +52,7 @@ describe('schema rollout through scheduler and worker (wrangler dev)', { timeout
     for (const id of ids) {
       await ok(await api('/contexts', postJson({ id })), 201);
       // A backup taken one version ago: the import leaves the database really at that version.
-      const backup = [
-        {
-          type: 'header',
-          format: 'engram-context-export',
-          format_version: 1,
-          context_id: id,
-          schema_version: from,
-          exported_at: new Date().toISOString(),
-        },
-        { type: 'end', rows: 0 },
-      ]
-        .map((line) => JSON.stringify(line))
-        .join('\n');
+      const backup = emptyBackupAt(id, from);
       const imported = await api(`/contexts/${id}/import`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-ndjson' },

@@ -1,5 +1,6 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it, vi } from 'vitest';
+import type { DeadLetter } from '../../../functions/memory/jobs/dead-letters.ts';
 import { runSchedulerTick } from '../../../functions/memory/jobs/scheduled.ts';
 import { LATEST_SCHEMA_VERSION } from '../../../functions/memory/store/schema/index.ts';
 import {
@@ -16,16 +17,7 @@ interface MigrationsBody {
   latest_version: number;
   histogram: Record<string, number>;
   behind: { context_id: string; schema_version: number; migration_ready: boolean }[];
-  dlq: {
-    id: string;
-    context_id: string;
-    job_id: string;
-    kind: string;
-    error: string;
-    attempts: number;
-    recorded_at: string;
-    retried_at: string | null;
-  }[];
+  dlq: DeadLetter[];
 }
 
 async function migrations(): Promise<MigrationsBody> {
