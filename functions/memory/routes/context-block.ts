@@ -3,7 +3,14 @@ import { principalOf } from '../auth/guards.ts';
 import { cachedContextBlock } from '../operations/cached-context-block.ts';
 import { MAX_CONTEXT_TOKENS } from '../operations/context-block.ts';
 import type { RouteModule } from './registry.ts';
-import { commonErrors, ContextIdParam, jsonBody, jsonResponse, notFound } from './schemas.ts';
+import {
+  commonErrors,
+  ContextBlockItems,
+  ContextIdParam,
+  jsonBody,
+  jsonResponse,
+  notFound,
+} from './schemas.ts';
 
 const route = createRoute({
   method: 'post',
@@ -25,15 +32,7 @@ const route = createRoute({
     200: jsonResponse(
       z.object({
         context: z.string(),
-        items: z.array(
-          z.object({
-            id: z.string(),
-            kind: z.enum(['fact', 'chunk', 'reflection', 'turn']),
-            content: z.string(),
-            score: z.number().optional(),
-            role: z.string().optional(),
-          }),
-        ),
+        items: ContextBlockItems,
         tokens: z.number().int(),
         max_tokens: z.number().int(),
         cached: z.boolean().openapi({

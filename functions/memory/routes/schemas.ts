@@ -122,3 +122,14 @@ export function jsonResponse<T extends z.ZodType>(schema: T, description: string
 export function asJsonObject(value: Record<string, unknown> | undefined): JsonObject | null {
   return value === undefined ? null : (value as JsonObject);
 }
+
+/** What went into a context block: memories with their scores, and the session's turns. */
+export const ContextBlockItems = z.array(
+  z.object({
+    id: z.string(),
+    kind: z.enum(['fact', 'chunk', 'reflection', 'turn']),
+    content: z.string(),
+    score: z.number().optional(),
+    role: z.string().optional(),
+  }),
+);

@@ -3,7 +3,13 @@ import { principalOf } from '../auth/guards.ts';
 import { MAX_CONTEXT_TOKENS } from '../operations/context-block.ts';
 import { sessionContext } from '../operations/session-context.ts';
 import type { RouteModule } from './registry.ts';
-import { commonErrors, ContextIdParam, jsonResponse, notFound } from './schemas.ts';
+import {
+  commonErrors,
+  ContextBlockItems,
+  ContextIdParam,
+  jsonResponse,
+  notFound,
+} from './schemas.ts';
 
 const route = createRoute({
   method: 'get',
@@ -28,15 +34,7 @@ const route = createRoute({
       z.object({
         session_id: z.string(),
         context: z.string(),
-        items: z.array(
-          z.object({
-            id: z.string(),
-            kind: z.enum(['fact', 'chunk', 'reflection', 'turn']),
-            content: z.string(),
-            score: z.number().optional(),
-            role: z.string().optional(),
-          }),
-        ),
+        items: ContextBlockItems,
         tokens: z.number().int(),
         max_tokens: z.number().int(),
         cached: z.boolean(),
