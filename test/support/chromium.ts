@@ -1,0 +1,50 @@
+import sparticuz from '@sparticuz/chromium';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/**
+ * Flags that keep Chromium quiet on a machine without internet: without them it tries Google's
+ * hosts at every start (component updates, field trials) and those refused connections show up
+ * as noise, or as failed requests in tests that watch for them.
+ */
+const OFFLINE_ARGS = [
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--no-first-run',
+];
+
+/**
+ * Where the browser comes from: `CHROMIUM_PATH` when a person wants a system browser, otherwise
+ * the headless Chromium that `@sparticuz/chromium` ships inside its npm package (unpacked to
+ * /tmp on first use, no download), so `npm install && npm test` needs nothing else on the machine.
+ */
+export async function launchChromium(): Promise<Browser> {
+  const systemPath = process.env.CHROMIUM_PATH;
+  if (systemPath) {
+    return chromium.launch({
+      executablePath: systemPath,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', ...OFFLINE_ARGS],
+    });
+  }
+  return chromium.launch({
+    executablePath: await sparticuz.executablePath(),
+    args: [...sparticuz.args, ...OFFLINE_ARGS],
+    headless: true,
+  });
+}
+
+/**
+ * A page in a browser of its own. The npm Chromium runs `--single-process`, which holds one page
+ * per browser process, so every page gets its own browser; closing the page closes both.
+ */
+export async function openPage(): Promise<{ page: Page; close: () => Promise<void> }> {
+  const browser = await launchChromium();
+  const page = await browser.newPage();
+  return {
+    page,
+    close: async () => {
+      await browser.close();
+    },
+  };
+}
