@@ -5,6 +5,7 @@ import { failure, MemoryError } from '../errors.ts';
 import { scopePathProblem } from '../scopes/path.ts';
 import { newId } from '../store/ids.ts';
 import type { OperationDeps } from './deps.ts';
+import { findVisiblePrincipal } from './principals.ts';
 
 export interface KeyView {
   id: string;
@@ -54,10 +55,9 @@ export async function createKey(
   assertContextAccess(auth, input.context_id);
   const floor = input.scope_floor ?? null;
   const grants = checkGrants(input.grants, floor);
-  const principal = await deps.db
-    .prepare('SELECT kind FROM principals WHERE id = ?')
-    .bind(input.principal_id)
-    .first<{ kind: PrincipalKind }>();
+  // A Context-bound management key mints only for principals of its own tenant; another
+  // tenant's principal reads exactly like one that does not exist.
+  const principal = await findVisiblePrincipal(deps, auth, input.principal_id);
   if (!principal) throw failure('not-found', `principal ${input.principal_id} does not exist`);
   const context = await deps.db
     .prepare('SELECT id FROM contexts WHERE id = ?')
@@ -106,8 +106,9 @@ export async function revokeKey(deps: OperationDeps, auth: AuthContext, id: stri
     .prepare('SELECT context_id FROM api_keys WHERE id = ?')
     .bind(id)
     .first<{ context_id: string }>();
-  if (!row) throw failure('not-found', `key ${id} does not exist`);
-  assertContextAccess(auth, row.context_id);
+  // A key of another Context reads as absent to a bound management key: no existence oracle.
+  if (!row || (auth.key.contextId !== null && auth.key.contextId !== row.context_id))
+    throw failure('not-found', `key ${id} does not exist`);
   await deps.db
     .prepare('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?')
     .bind(new Date().toISOString(), id)
