@@ -46,11 +46,7 @@ describe('tenancy: a Context-bound management key', () => {
 
   it('cannot read the migration state or dead letters, nor retry a dead letter', async () => {
     const a = await tenant();
-    await expectProblem(
-      await call('GET', '/api/v1/migrations', { key: a.mgmt }),
-      403,
-      'forbidden',
-    );
+    await expectProblem(await call('GET', '/api/v1/migrations', { key: a.mgmt }), 403, 'forbidden');
     await expectProblem(
       await call('POST', '/api/v1/migrations/dlq/dlq_x/retry', { key: a.mgmt }),
       403,
