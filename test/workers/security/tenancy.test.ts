@@ -210,3 +210,45 @@ describe('tenancy: a Context-bound management key', () => {
     expect((await call('GET', `/api/v1/${b.ctx}/facts`, { key })).status).toBe(401);
   });
 });
+
+describe('tenancy: unbound (root) management keys', () => {
+  it('a root key issues one for a management principal; it acts deployment-wide until revoked', async () => {
+    const admin = await createPrincipal('management');
+    const issued = await call('POST', '/api/v1/keys', {
+      body: { principal_id: admin, context_id: null, grants: ALL },
+    });
+    expect(issued.status).toBe(201);
+    const { id, key, context_id } = await json<{ id: string; key: string; context_id: null }>(
+      issued,
+    );
+    expect(context_id).toBeNull();
+    const ctx = unique('by-root-key');
+    expect((await call('POST', '/api/v1/contexts', { key, body: { id: ctx } })).status).toBe(201);
+    expect((await call('GET', '/api/v1/migrations', { key })).status).toBe(200);
+    expect((await call('GET', `/api/v1/${ctx}/facts`, { key })).status).toBe(200);
+    expect((await call('DELETE', `/api/v1/keys/${id}`)).status).toBe(204);
+    await expectProblem(await call('GET', '/api/v1/migrations', { key }), 401, 'unauthorized');
+  });
+
+  it('a bound key cannot issue one, and agents and supervisors never hold one', async () => {
+    const a = await tenant();
+    const mine = await principalAs(a.mgmt, { kind: 'management', display_name: unique('m') });
+    await expectProblem(
+      await call('POST', '/api/v1/keys', {
+        key: a.mgmt,
+        body: { principal_id: mine.body.id, context_id: null, grants: ALL },
+      }),
+      403,
+      'forbidden',
+    );
+    for (const kind of ['agent', 'supervisor'] as const) {
+      await expectProblem(
+        await call('POST', '/api/v1/keys', {
+          body: { principal_id: await createPrincipal(kind), context_id: null, grants: ALL },
+        }),
+        400,
+        'validation-error',
+      );
+    }
+  });
+});
