@@ -15,5 +15,8 @@ export default defineConfig({
   // `/pricing` is written as dist/pricing.html so its twin dist/pricing.md sits beside it; one
   // cached stylesheet instead of CSS inlined into every page (and into its token count).
   build: { format: 'file', inlineStylesheets: 'never' },
+  // Scripts are always files, never inlined into the page: the CSP (functions/site/
+  // security-headers.ts, docs/security.md) allows scripts from this origin only.
+  vite: { build: { assetsInlineLimit: 0 } },
   integrations: [mdx(), agentReady()],
 });

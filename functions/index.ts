@@ -5,6 +5,7 @@ import { hasRole } from './memory/jobs/roles.ts';
 import { handleScheduled } from './memory/jobs/scheduled.ts';
 import { withOAuth } from './memory/oauth/provider.ts';
 import { siteApp } from './site/app.ts';
+import { withSecurityHeaders } from './site/security-headers.ts';
 import { problemBody, problemResponse } from '../src/lib/problem.ts';
 
 export { ContextLease } from './memory/lease/context-lease.ts';
@@ -32,11 +33,13 @@ function outsideRole(request: Request): Response {
 const serveHttp = withOAuth(async (request, env, ctx) => app.fetch(request, env, ctx));
 
 export default {
-  // OAuth 2.1 for MCP clients (metadata, registration, /authorize, token) in front of everything.
-  fetch: (request, env, ctx) =>
+  // OAuth 2.1 for MCP clients (metadata, registration, /authorize, token) in front of everything;
+  // security headers (nosniff, CSP on pages, HSTS on https) on whatever answers.
+  fetch: withSecurityHeaders(async (request, env, ctx) =>
     hasRole(env, 'api') || new URL(request.url).pathname === '/health'
       ? serveHttp(request, env, ctx)
       : outsideRole(request),
+  ),
   queue: handleQueue,
   scheduled: handleScheduled,
 } satisfies ExportedHandler<Env>;

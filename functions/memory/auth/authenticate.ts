@@ -6,7 +6,8 @@ import { ROOT_SCOPE } from '../scopes/path.ts';
 interface KeyRow {
   id: string;
   hash: string;
-  context_id: string;
+  /** null: an unbound (root) management key. */
+  context_id: string | null;
   grants: string;
   scope_floor: string | null;
   revoked_at: string | null;

@@ -26,6 +26,28 @@ export function requireManagement(c: Context<MemoryEnv>): AuthContext {
   return auth;
 }
 
+/**
+ * 403 unless the caller holds an unbound (root) management key: deployment-wide operations
+ * (creating Contexts, the migration and dead-letter views) would let a key bound to one Context
+ * squat ids or read other tenants' state (docs/security.md, tenancy).
+ */
+export function assertRootManagement(auth: AuthContext): void {
+  assertManagement(auth);
+  if (auth.key.contextId !== null) {
+    throw new MemoryError({
+      kind: 'forbidden',
+      detail:
+        'this operation needs an unbound (root) management key; this management key is bound to one Context',
+    });
+  }
+}
+
+export function requireRootManagement(c: Context<MemoryEnv>): AuthContext {
+  const auth = principalOf(c);
+  assertRootManagement(auth);
+  return auth;
+}
+
 /** 403 when the key is bound to another Context (the bootstrap key reaches every Context). */
 export function assertContextAccess(auth: AuthContext, contextId: string): void {
   if (auth.key.contextId !== null && auth.key.contextId !== contextId) {

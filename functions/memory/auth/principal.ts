@@ -17,7 +17,10 @@ export interface Principal {
 export interface KeyGrant {
   /** `api_keys.id`, or `bootstrap` for the `MEMORY_BOOTSTRAP_KEY`. */
   keyId: string;
-  /** The one Context this key may touch; null only for the bootstrap key (every Context). */
+  /**
+   * The one Context this key may touch; null for a root management key (the bootstrap key, or a
+   * management key issued unbound by a root key), which reaches every Context.
+   */
   contextId: string | null;
   grants: Grants;
   /** The narrowest scope the key may ask for; a path strictly below it is 400. */

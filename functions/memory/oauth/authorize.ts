@@ -1,4 +1,8 @@
-import { AuthorizationError, type OAuthHelpers } from '@cloudflare/workers-oauth-provider';
+import {
+  AuthorizationError,
+  authorizationErrorRedirect,
+  type OAuthHelpers,
+} from '@cloudflare/workers-oauth-provider';
 import { authenticate } from '../auth/authenticate.ts';
 import { VERBS, type AuthContext, type Grants, type Verb } from '../auth/principal.ts';
 import { MemoryError } from '../errors.ts';
@@ -9,6 +13,11 @@ import { scopePathProblem } from '../scopes/path.ts';
 import { OAUTH_KEY_PREFIX } from './grant-liveness.ts';
 import { renderConsentPage, type ConsentPageInput } from './consent-page.ts';
 import type { McpProps } from './props.ts';
+import { unknownScopes } from './scopes.ts';
+import { clientAddress, throttled } from './throttle.ts';
+
+/** Consent form posts (API key guesses) per client address per minute. */
+export const CONSENT_ATTEMPTS_PER_MINUTE = 10;
 
 const FIELD_OF: Record<Verb, 'read' | 'write' | 'forget'> = {
   'memory:read': 'read',
@@ -16,12 +25,19 @@ const FIELD_OF: Record<Verb, 'read' | 'write' | 'forget'> = {
   'memory:forget': 'forget',
 };
 
+const CONSENT_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; frame-ancestors 'none'";
+
 function page(input: ConsentPageInput, status: number, headers?: Headers): Response {
   const h = new Headers(headers);
   h.set('content-type', 'text/html; charset=utf-8');
   h.set('cache-control', 'no-store');
   h.set('x-frame-options', 'DENY');
-  h.set('content-security-policy', "frame-ancestors 'none'");
+  // Stricter than the site's policy: the page's one stylesheet is inline and it loads nothing.
+  // No `form-action`: browsers apply it to the redirect that follows the post, and that goes to
+  // the client's redirect URI. nosniff and HSTS come from the Worker entry.
+  h.set('content-security-policy', CONSENT_CSP);
+  h.set('referrer-policy', 'no-referrer');
   return new Response(renderConsentPage(input), { status, headers: h });
 }
 
@@ -48,6 +64,17 @@ async function showConsent(request: Request, helpers: OAuthHelpers): Promise<Res
   } catch (err) {
     const detail = err instanceof Error ? err.message : 'invalid authorization request';
     return textError(400, `This authorization request is not valid: ${detail}`);
+  }
+  // The client and its redirect URI are verified by now, so the refusal goes back to the client
+  // (RFC 6749 §4.1.2.1) rather than a page the person cannot act on.
+  const unknown = unknownScopes(new URL(request.url).searchParams.get('scope'));
+  if (unknown.length > 0) {
+    const location = authorizationErrorRedirect(
+      authRequest,
+      'invalid_scope',
+      `unknown scope: ${unknown.slice(0, 3).join(', ')}`,
+    );
+    return new Response(null, { status: 302, headers: { location } });
   }
   const description = await helpers.describeConsent(authRequest);
   const { handle, headers } = await helpers.beginConsent(authRequest);
@@ -130,6 +157,17 @@ async function decide(request: Request, env: Env, helpers: OAuthHelpers): Promis
       write: String(form.get('write') ?? ''),
       forget: String(form.get('forget') ?? ''),
     };
+    // Each approval tries an API key: throttle them per address so keys cannot be guessed here.
+    const wait = await throttled(
+      env,
+      `oauth-consent|${clientAddress(request)}`,
+      CONSENT_ATTEMPTS_PER_MINUTE,
+    );
+    if (wait !== null) {
+      const error = `Too many attempts from this address. Try again in ${wait} seconds.`;
+      const headers = new Headers({ 'retry-after': String(wait) });
+      return page({ handle, description: null, error, values }, 429, headers);
+    }
     let auth: AuthContext;
     try {
       auth = await chosenGrants(env, form);

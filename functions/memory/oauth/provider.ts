@@ -1,10 +1,19 @@
-import { OAuthProvider, type OAuthHelpers } from '@cloudflare/workers-oauth-provider';
+import {
+  getOAuthApi,
+  OAuthProvider,
+  type OAuthHelpers,
+  type OAuthProviderOptions,
+} from '@cloudflare/workers-oauth-provider';
 import { errorTypeBase, problemBody, problemResponse } from '../../../src/lib/problem.ts';
 import { authenticate } from '../auth/authenticate.ts';
 import { VERBS } from '../auth/principal.ts';
 import { bearerChallenge } from '../mcp/route.ts';
 import { handleAuthorize } from './authorize.ts';
 import type { McpProps } from './props.ts';
+import { guardTokenRequest } from './refresh-guard.ts';
+import { guardRegistration } from './registration-guard.ts';
+import { ACCESS_TOKEN_TTL_SECONDS, refreshTokenTtlSeconds } from './settings.ts';
+import { oauthError } from './throttle.ts';
 
 /** OAuth endpoints of this origin (the metadata documents are served by the provider itself). */
 export const OAUTH_PATHS = {
@@ -14,7 +23,6 @@ export const OAUTH_PATHS = {
 } as const;
 
 export const MCP_PATH = '/mcp';
-const ACCESS_TOKEN_TTL_SECONDS = 3600;
 
 type FetchHandler = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response>;
 
@@ -42,9 +50,14 @@ function helpersOf(env: Env): OAuthHelpers | undefined {
   return (env as Env & { OAUTH_PROVIDER?: OAuthHelpers }).OAUTH_PROVIDER;
 }
 
-function buildProvider(origin: string, app: FetchHandler, typeBase: string): OAuthProvider<Env> {
+function providerOptions(
+  origin: string,
+  app: FetchHandler,
+  typeBase: string,
+  refreshTokenTTL: number,
+): OAuthProviderOptions<Env> {
   const resource = resourceOf(origin);
-  return new OAuthProvider<Env>({
+  return {
     apiRoute: MCP_PATH,
     // `/mcp` is served by the memory app, which reads the resolved credential from ctx.props.
     apiHandler: { fetch: (request, env, ctx) => app(request, env, ctx) },
@@ -61,7 +74,9 @@ function buildProvider(origin: string, app: FetchHandler, typeBase: string): OAu
     tokenEndpoint: OAUTH_PATHS.token,
     clientRegistrationEndpoint: OAUTH_PATHS.register,
     scopesSupported: [...VERBS],
+    // Short access tokens; refresh tokens expire too (RFC 9700 §4.14.2, docs/security.md).
     accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,
+    refreshTokenTTL,
     resourceMetadata: {
       resource,
       resource_name: 'Engram memory service (MCP)',
@@ -86,11 +101,52 @@ function buildProvider(origin: string, app: FetchHandler, typeBase: string): OAu
       for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
       return res;
     },
-  });
+  };
+}
+
+interface ProviderEntry {
+  provider: OAuthProvider<Env>;
+  options: OAuthProviderOptions<Env>;
+  refreshTokenTTL: number;
 }
 
 // Keyed by origin; the configuration is the same for every request of an origin.
-const providers = new Map<string, OAuthProvider<Env>>();
+const providers = new Map<string, ProviderEntry>();
+
+function providerFor(origin: string, app: FetchHandler, env: Env): ProviderEntry {
+  const known = providers.get(origin);
+  if (known) return known;
+  const refreshTokenTTL = refreshTokenTtlSeconds(env);
+  const options = providerOptions(origin, app, env.ERROR_TYPE_BASE, refreshTokenTTL);
+  const entry = { provider: new OAuthProvider<Env>(options), options, refreshTokenTTL };
+  providers.set(origin, entry);
+  return entry;
+}
+
+/**
+ * The hardening the library does not do itself (docs/security.md, OAuth): bounded and
+ * throttled registration, unknown scopes refused, refresh-token reuse revoking the grant.
+ */
+async function guarded(
+  entry: ProviderEntry,
+  request: Request,
+  env: Env,
+  ctx: ExecutionContext,
+): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  if (request.method === 'POST' && pathname === OAUTH_PATHS.register) {
+    const checked = await guardRegistration(request, env);
+    if (checked instanceof Response) return checked;
+    return entry.provider.fetch(checked, env, ctx);
+  }
+  if (request.method === 'POST' && pathname === OAUTH_PATHS.token) {
+    const helpers = getOAuthApi(entry.options, env);
+    return guardTokenRequest(request, env, helpers, entry.refreshTokenTTL, (r) =>
+      entry.provider.fetch(r, env, ctx),
+    );
+  }
+  return entry.provider.fetch(request, env, ctx);
+}
 
 /**
  * Wraps the Worker's fetch with the OAuth 2.1 provider (metadata, registration, authorize,
@@ -109,12 +165,14 @@ export function withOAuth(app: FetchHandler): FetchHandler {
         return problem401(request, env.ERROR_TYPE_BASE, missing);
       return app(request, env, ctx);
     }
-    let provider = providers.get(url.origin);
-    if (!provider) {
-      provider = buildProvider(url.origin, app, env.ERROR_TYPE_BASE);
-      providers.set(url.origin, provider);
+    let entry: ProviderEntry;
+    try {
+      entry = providerFor(url.origin, app, env);
+    } catch (err) {
+      // A misconfigured token lifetime: say so rather than issue tokens that never expire.
+      return oauthError(500, 'server_error', err instanceof Error ? err.message : String(err));
     }
-    const res = await provider.fetch(request, env, ctx);
+    const res = await guarded(entry, request, env, ctx);
     // The provider answers a request without a token with an empty 401 (its challenge and CORS
     // headers are right); give it the service's problem body too.
     if (url.pathname === MCP_PATH && res.status === 401 && !res.headers.has('content-type')) {

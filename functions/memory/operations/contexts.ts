@@ -1,4 +1,4 @@
-import { assertContextAccess, assertManagement } from '../auth/guards.ts';
+import { assertContextAccess, assertManagement, assertRootManagement } from '../auth/guards.ts';
 import type { AuthContext } from '../auth/principal.ts';
 import { uploadLimit } from '../documents/upload-limit.ts';
 import { failure, MemoryError } from '../errors.ts';
@@ -115,7 +115,7 @@ export async function createContext(
   auth: AuthContext,
   input: CreateContextInput,
 ): Promise<ContextView> {
-  assertManagement(auth);
+  assertRootManagement(auth);
   if (!CONTEXT_ID_PATTERN.test(input.id) || RESERVED_CONTEXT_IDS.has(input.id)) {
     throw failure(
       'validation-error',

@@ -1,15 +1,17 @@
-import { assertContextAccess, assertManagement } from '../auth/guards.ts';
+import { assertContextAccess, assertManagement, assertRootManagement } from '../auth/guards.ts';
 import { hashSecret, newKeySecret } from '../auth/bearer.ts';
 import type { AuthContext, Grants, PrincipalKind } from '../auth/principal.ts';
 import { failure, MemoryError } from '../errors.ts';
 import { scopePathProblem } from '../scopes/path.ts';
 import { newId } from '../store/ids.ts';
 import type { OperationDeps } from './deps.ts';
+import { findVisiblePrincipal } from './principals.ts';
 
 export interface KeyView {
   id: string;
   principal_id: string;
-  context_id: string;
+  /** null: an unbound (root) management key. */
+  context_id: string | null;
   kind: PrincipalKind;
   prefix: string;
   grants: Grants;
@@ -20,7 +22,8 @@ export interface KeyView {
 
 export interface CreateKeyInput {
   principal_id: string;
-  context_id: string;
+  /** null issues an unbound (root) management key: root callers, management principals only. */
+  context_id: string | null;
   grants: Partial<Grants>;
   scope_floor?: string | null | undefined;
 }
@@ -50,24 +53,34 @@ export async function createKey(
   auth: AuthContext,
   input: CreateKeyInput,
 ): Promise<KeyView & { key: string }> {
-  assertManagement(auth);
-  assertContextAccess(auth, input.context_id);
+  if (input.context_id === null) assertRootManagement(auth);
+  else {
+    assertManagement(auth);
+    assertContextAccess(auth, input.context_id);
+  }
   const floor = input.scope_floor ?? null;
   const grants = checkGrants(input.grants, floor);
-  const principal = await deps.db
-    .prepare('SELECT kind FROM principals WHERE id = ?')
-    .bind(input.principal_id)
-    .first<{ kind: PrincipalKind }>();
+  // A Context-bound management key mints only for principals of its own tenant; another
+  // tenant's principal reads exactly like one that does not exist.
+  const principal = await findVisiblePrincipal(deps, auth, input.principal_id);
   if (!principal) throw failure('not-found', `principal ${input.principal_id} does not exist`);
-  const context = await deps.db
-    .prepare('SELECT id FROM contexts WHERE id = ?')
-    .bind(input.context_id)
-    .first();
-  if (!context)
-    throw new MemoryError({
-      kind: 'context-not-found',
-      detail: `Context "${input.context_id}" does not exist`,
-    });
+  if (input.context_id === null) {
+    if (principal.kind !== 'management')
+      throw failure(
+        'validation-error',
+        'context_id: only a management principal may hold an unbound key; name the Context for agent and supervisor keys',
+      );
+  } else {
+    const context = await deps.db
+      .prepare('SELECT id FROM contexts WHERE id = ?')
+      .bind(input.context_id)
+      .first();
+    if (!context)
+      throw new MemoryError({
+        kind: 'context-not-found',
+        detail: `Context "${input.context_id}" does not exist`,
+      });
+  }
   const secret = newKeySecret(principal.kind);
   const view: KeyView = {
     id: newId('key'),
@@ -105,9 +118,10 @@ export async function revokeKey(deps: OperationDeps, auth: AuthContext, id: stri
   const row = await deps.db
     .prepare('SELECT context_id FROM api_keys WHERE id = ?')
     .bind(id)
-    .first<{ context_id: string }>();
-  if (!row) throw failure('not-found', `key ${id} does not exist`);
-  assertContextAccess(auth, row.context_id);
+    .first<{ context_id: string | null }>();
+  // A key of another Context reads as absent to a bound management key: no existence oracle.
+  if (!row || (auth.key.contextId !== null && auth.key.contextId !== row.context_id))
+    throw failure('not-found', `key ${id} does not exist`);
   await deps.db
     .prepare('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?')
     .bind(new Date().toISOString(), id)

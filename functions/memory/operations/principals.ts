@@ -9,6 +9,8 @@ export interface PrincipalView {
   kind: PrincipalKind;
   display_name: string;
   external_id: string | null;
+  /** The Context whose bound management key created it; null for the deployment (root). */
+  owner_context_id: string | null;
   created_at: string;
 }
 
@@ -18,20 +20,65 @@ export interface CreatePrincipalInput {
   external_id?: string | undefined;
 }
 
-/** Create, or get by `external_id`: `created` tells the route whether to answer 201 or 200. */
+const COLUMNS = 'p.id, p.kind, p.display_name, p.external_id, p.owner_context_id, p.created_at';
+
+/**
+ * The principals a management key may see: every one for a root key; for a key bound to
+ * Context C, those C owns and those holding a key in C (docs/security.md, tenancy). Anything
+ * else reads as absent, so a look-up never tells one tenant about another's principals.
+ */
+export async function findVisiblePrincipal(
+  deps: OperationDeps,
+  auth: AuthContext,
+  id: string,
+): Promise<PrincipalView | null> {
+  const tenant = auth.key.contextId;
+  if (tenant === null) {
+    return deps.db
+      .prepare(`SELECT ${COLUMNS} FROM principals p WHERE p.id = ?`)
+      .bind(id)
+      .first<PrincipalView>();
+  }
+  return deps.db
+    .prepare(
+      `SELECT ${COLUMNS} FROM principals p
+        WHERE p.id = ?1
+          AND (p.owner_context_id = ?2
+               OR EXISTS (SELECT 1 FROM api_keys k WHERE k.principal_id = p.id AND k.context_id = ?2))`,
+    )
+    .bind(id, tenant)
+    .first<PrincipalView>();
+}
+
+/** The caller's own external ids: create-or-get never reaches another owner's principals. */
+async function findByExternalId(
+  deps: OperationDeps,
+  owner: string | null,
+  externalId: string,
+): Promise<PrincipalView | null> {
+  return deps.db
+    .prepare(
+      `SELECT ${COLUMNS} FROM principals p
+        WHERE p.external_id = ? AND COALESCE(p.owner_context_id, '') = ?`,
+    )
+    .bind(externalId, owner ?? '')
+    .first<PrincipalView>();
+}
+
+/**
+ * Create, or get by `external_id`: `created` tells the route whether to answer 201 or 200.
+ * The new principal belongs to the caller's tenant: the Context its management key is bound to,
+ * or the deployment for a root key. Names and external ids are unique per owner only.
+ */
 export async function createPrincipal(
   deps: OperationDeps,
   auth: AuthContext,
   input: CreatePrincipalInput,
 ): Promise<{ created: boolean; principal: PrincipalView }> {
   assertManagement(auth);
+  const owner = auth.key.contextId;
   if (input.external_id !== undefined) {
-    const existing = await deps.db
-      .prepare(
-        'SELECT id, kind, display_name, external_id, created_at FROM principals WHERE external_id = ?',
-      )
-      .bind(input.external_id)
-      .first<PrincipalView>();
+    const existing = await findByExternalId(deps, owner, input.external_id);
     if (existing) return { created: false, principal: existing };
   }
   const principal: PrincipalView = {
@@ -39,33 +86,34 @@ export async function createPrincipal(
     kind: input.kind,
     display_name: input.display_name,
     external_id: input.external_id ?? null,
+    owner_context_id: owner,
     created_at: new Date().toISOString(),
   };
   const result = await deps.db
     .prepare(
-      `INSERT INTO principals (id, kind, display_name, external_id, created_at) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT DO NOTHING`,
+      `INSERT INTO principals (id, kind, display_name, external_id, owner_context_id, created_at)
+       VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     )
     .bind(
       principal.id,
       principal.kind,
       principal.display_name,
       principal.external_id,
+      principal.owner_context_id,
       principal.created_at,
     )
     .run();
   if (result.meta.changes === 0) {
-    // Lost a race on external_id, or the display name is taken.
+    // Lost a race on external_id, or the display name is taken, both within the caller's own
+    // tenant (the unique indexes are per owner): the body names nothing the caller did not send.
     if (input.external_id !== undefined) {
-      const raced = await deps.db
-        .prepare(
-          'SELECT id, kind, display_name, external_id, created_at FROM principals WHERE external_id = ?',
-        )
-        .bind(input.external_id)
-        .first<PrincipalView>();
+      const raced = await findByExternalId(deps, owner, input.external_id);
       if (raced) return { created: false, principal: raced };
     }
-    throw failure('conflict', `a principal named "${input.display_name}" already exists`);
+    throw failure(
+      'conflict',
+      'display_name is already taken by another principal of this tenant; choose another name',
+    );
   }
   return { created: true, principal };
 }
@@ -76,10 +124,7 @@ export async function getPrincipal(
   id: string,
 ): Promise<PrincipalView> {
   assertManagement(auth);
-  const row = await deps.db
-    .prepare('SELECT id, kind, display_name, external_id, created_at FROM principals WHERE id = ?')
-    .bind(id)
-    .first<PrincipalView>();
+  const row = await findVisiblePrincipal(deps, auth, id);
   if (!row) throw failure('not-found', `principal ${id} does not exist`);
   return row;
 }

@@ -57,7 +57,7 @@ const create = createRoute({
   path: '/api/v1/contexts',
   operationId: 'createContext',
   tags: ['contexts'],
-  summary: 'Create a Context (management key)',
+  summary: 'Create a Context (root management key)',
   request: {
     body: jsonBody(
       z.object({

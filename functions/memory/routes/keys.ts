@@ -16,7 +16,9 @@ const KeySchema = z
   .object({
     id: z.string(),
     principal_id: z.string(),
-    context_id: z.string(),
+    context_id: z.string().nullable().openapi({
+      description: 'The Context the key is bound to; null for an unbound (root) management key',
+    }),
     kind: z.enum(PRINCIPAL_KINDS),
     prefix: z.string(),
     grants: z.object({
@@ -41,7 +43,10 @@ const create = createRoute({
     body: jsonBody(
       z.object({
         principal_id: z.string().min(1).max(128),
-        context_id: z.string().min(1).max(128),
+        context_id: z.string().min(1).max(128).nullable().openapi({
+          description:
+            'The Context to bind the key to; null issues an unbound (root) management key (root management key, management principal only)',
+        }),
         grants: GrantsSchema,
         scope_floor: ScopePath.nullable().optional(),
       }),

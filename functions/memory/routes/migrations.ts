@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { requireManagement } from '../auth/guards.ts';
+import { requireRootManagement } from '../auth/guards.ts';
 import type { MemoryApp } from '../hono-env.ts';
 import { versionReport } from '../jobs/context-versions.ts';
 import { listDeadLetters, retryDeadLetter } from '../jobs/dead-letters.ts';
@@ -44,7 +44,8 @@ function documentMigrationRoutes(app: MemoryApp): void {
     path: '/api/v1/migrations',
     operationId: 'getMigrations',
     tags: ['migrations'],
-    summary: 'Schema rollout: version histogram, Contexts behind, dead letters (management key)',
+    summary:
+      'Schema rollout: version histogram, Contexts behind, dead letters (root management key)',
     responses: { 200: jsonResponse(MigrationsSchema, 'Rollout state'), ...commonErrors },
   });
   app.openAPIRegistry.registerPath({
@@ -52,7 +53,7 @@ function documentMigrationRoutes(app: MemoryApp): void {
     path: '/api/v1/migrations/dlq/{id}/retry',
     operationId: 'retryDeadLetter',
     tags: ['migrations'],
-    summary: 'Re-enqueue a dead-lettered job (management key)',
+    summary: 'Re-enqueue a dead-lettered job (root management key)',
     request: { params: z.object({ id: z.string() }) },
     responses: {
       202: jsonResponse(
@@ -74,7 +75,7 @@ function documentMigrationRoutes(app: MemoryApp): void {
 export function registerMigrationRoutes(app: MemoryApp): void {
   documentMigrationRoutes(app);
   app.get('/api/v1/migrations', async (c) => {
-    requireManagement(c);
+    requireRootManagement(c);
     const report = await versionReport(c.env.DB, LATEST_SCHEMA_VERSION);
     return c.json(
       {
@@ -87,7 +88,7 @@ export function registerMigrationRoutes(app: MemoryApp): void {
     );
   });
   app.post('/api/v1/migrations/dlq/:id/retry', async (c) => {
-    requireManagement(c);
+    requireRootManagement(c);
     const id = c.req.param('id');
     const { job_id } = await retryDeadLetter(c.env, id);
     return c.json({ dlq_id: id, job_id, status: 'queued' }, 202);

@@ -11,6 +11,10 @@ const PrincipalSchema = z
     kind: z.enum(PRINCIPAL_KINDS),
     display_name: z.string(),
     external_id: z.string().nullable(),
+    owner_context_id: z.string().nullable().openapi({
+      description:
+        'The Context whose bound management key created the principal; null when a root management key did',
+    }),
     created_at: z.string(),
   })
   .openapi('Principal');
@@ -20,7 +24,8 @@ const create = createRoute({
   path: '/api/v1/principals',
   operationId: 'createPrincipal',
   tags: ['principals'],
-  summary: 'Create a principal, or get the one with this external_id (management key)',
+  summary:
+    'Create a principal in the caller’s tenant, or get the tenant’s one with this external_id (management key)',
   request: {
     body: jsonBody(
       z.object({

@@ -212,7 +212,12 @@ describe('POST /api/v1/keys and DELETE /api/v1/keys/{id}', () => {
         body: { principal_id: mgmtPrincipal, context_id: a, grants: {} },
       }),
     );
-    const agent = await createPrincipal('agent');
+    // The agent belongs to the bound key's tenant (it created it): docs/security.md.
+    const made = await call('POST', '/api/v1/principals', {
+      key: issued.key,
+      body: { kind: 'agent', display_name: unique('agent') },
+    });
+    const agent = (await json<{ id: string }>(made)).id;
     const ok = await call('POST', '/api/v1/keys', {
       key: issued.key,
       body: { principal_id: agent, context_id: a, grants: {} },
