@@ -59,6 +59,41 @@ export const MCP_TOOLS = [
     description: 'Show the state of a document (status, error, timestamps) or a fact.',
   },
   {
+    name: 'update_fact',
+    title: 'Update fact',
+    description:
+      'Replace a fact with a new version; the old one is superseded (valid_until set) and kept as history.',
+  },
+  {
+    name: 'list_facts',
+    title: 'List facts',
+    description:
+      'List current facts inside a lens, oldest first, one page at a time with a cursor.',
+  },
+  {
+    name: 'fact_history',
+    title: 'Fact history',
+    description:
+      'Every version of a fact, oldest first, with when each was superseded and by what.',
+  },
+  {
+    name: 'add_turn',
+    title: 'Add turn',
+    description:
+      'Append a turn to a session (created on first use); user turns queue fact extraction.',
+  },
+  {
+    name: 'list_entities',
+    title: 'List entities',
+    description: 'List the people, places and things that readable facts mention, with a cursor.',
+  },
+  {
+    name: 'document_status',
+    title: 'Document status',
+    description:
+      'Processing status of an uploaded document (queued to ready or failed), optionally waiting for it.',
+  },
+  {
     name: 'search_documentation',
     title: 'Search documentation',
     description:
