@@ -10,7 +10,7 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
-  SetLevelRequestSchema,
+  LoggingLevelSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
   type CallToolResult,
@@ -98,6 +98,13 @@ export interface ServerOptions {
 
 const MAX_URI = 2048;
 
+// The SDK's own schema rejects an unknown level before any handler runs, as an internal error
+// (-32603); this one lets the handler answer it as the invalid params it is (-32602).
+const LooseSetLevelRequest = z.object({
+  method: z.literal('logging/setLevel'),
+  params: z.looseObject({ level: z.unknown() }),
+});
+
 /**
  * A fresh MCP server for one request. The low-level `Server` is used instead of `McpServer`
  * because `McpServer` turns unknown tools and invalid arguments into `isError` results, while
@@ -154,8 +161,15 @@ export function buildServer(
     },
   );
 
-  server.setRequestHandler(SetLevelRequestSchema, async (request) => {
-    await ctx.state.setLogLevel(request.params.level);
+  server.setRequestHandler(LooseSetLevelRequest, async (request) => {
+    const level = LoggingLevelSchema.safeParse(request.params.level);
+    if (!level.success) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `level: one of ${LoggingLevelSchema.options.join(', ')}`,
+      );
+    }
+    await ctx.state.setLogLevel(level.data);
     return {};
   });
 
