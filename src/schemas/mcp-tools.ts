@@ -102,3 +102,93 @@ export const MCP_TOOLS = [
 ] as const satisfies readonly McpToolSummary[];
 
 export type McpToolName = (typeof MCP_TOOLS)[number]['name'];
+
+/** A prompt as `prompts/list` shows it (and the server card lists it). */
+export interface McpPromptSummary {
+  name: string;
+  title: string;
+  description: string;
+  arguments: Array<{ name: string; description: string; required: boolean }>;
+}
+
+const CONTEXT_ARGUMENT = {
+  name: 'context_id',
+  description: 'The Context to read; needed only when the credential is not bound to one.',
+  required: false,
+};
+
+export const MCP_PROMPTS: McpPromptSummary[] = [
+  {
+    name: 'recall_topic',
+    title: 'Recall about a topic',
+    description: 'What memory holds about a topic, as a prompt that asks for a grounded answer.',
+    arguments: [
+      { name: 'topic', description: 'The topic, in plain language.', required: true },
+      {
+        name: 'scope',
+        description: 'Only memories under this scope path (e.g. team:eng).',
+        required: false,
+      },
+      CONTEXT_ARGUMENT,
+    ],
+  },
+  {
+    name: 'summarize_session',
+    title: 'Summarise a session',
+    description: 'A session transcript with a request to summarise decisions and open questions.',
+    arguments: [
+      { name: 'session_id', description: 'The session to summarise.', required: true },
+      CONTEXT_ARGUMENT,
+    ],
+  },
+  {
+    name: 'about_person',
+    title: 'What is known about a person',
+    description: 'Everything memory holds about a person (entity graph search), to brief on them.',
+    arguments: [
+      { name: 'name', description: 'The person’s name as memory mentions it.', required: true },
+      CONTEXT_ARGUMENT,
+    ],
+  },
+];
+
+/** A resource template as `resources/templates/list` shows it (and the server card lists it). */
+export interface McpResourceTemplateSummary {
+  uriTemplate: string;
+  name: string;
+  title: string;
+  description: string;
+  mimeType: string;
+}
+
+export const MCP_RESOURCE_TEMPLATES: McpResourceTemplateSummary[] = [
+  {
+    uriTemplate: 'memory://{context_id}/facts/{fact_id}',
+    name: 'fact',
+    title: 'Fact',
+    description: 'One fact with its scopes, metadata and validity window (superseded_by).',
+    mimeType: 'application/json',
+  },
+  {
+    uriTemplate: 'memory://{context_id}/sessions/{session_id}',
+    name: 'session',
+    title: 'Session',
+    description: 'A session with its turns, oldest first.',
+    mimeType: 'application/json',
+  },
+  {
+    uriTemplate: 'memory://{context_id}/documents/{document_id}',
+    name: 'document',
+    title: 'Document',
+    description:
+      'An uploaded document: processing status (queued, extracting, chunking, embedding, ready, failed), error, pages and chunk count. Subscribe for notifications/resources/updated when processing ends.',
+    mimeType: 'application/json',
+  },
+  {
+    uriTemplate: 'memory://{context_id}/context',
+    name: 'context-block',
+    title: 'Context block',
+    description: 'The prompt-ready block of the most relevant memories under the default budget.',
+    mimeType: 'text/plain',
+  },
+];

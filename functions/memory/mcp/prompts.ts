@@ -5,6 +5,7 @@ import {
   type Prompt,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { MCP_PROMPTS } from '../../../src/schemas/mcp-tools.ts';
 import { query } from '../operations/query.ts';
 import { getSession, listTurns, MAX_TURNS_PAGE } from '../operations/sessions.ts';
 import { memoryUri } from './resources.ts';
@@ -15,46 +16,8 @@ import type { ToolContext } from './tool.ts';
  * grants (through the same operations as REST), so an agent can start a conversation from them.
  */
 
-const CONTEXT_ARG = {
-  name: 'context_id',
-  description: 'The Context to read; needed only when the credential is not bound to one.',
-  required: false,
-};
-
-export const PROMPTS: Prompt[] = [
-  {
-    name: 'recall_topic',
-    title: 'Recall about a topic',
-    description: 'What memory holds about a topic, as a prompt that asks for a grounded answer.',
-    arguments: [
-      { name: 'topic', description: 'The topic, in plain language.', required: true },
-      {
-        name: 'scope',
-        description: 'Only memories under this scope path (e.g. team:eng).',
-        required: false,
-      },
-      CONTEXT_ARG,
-    ],
-  },
-  {
-    name: 'summarize_session',
-    title: 'Summarise a session',
-    description: 'A session transcript with a request to summarise decisions and open questions.',
-    arguments: [
-      { name: 'session_id', description: 'The session to summarise.', required: true },
-      CONTEXT_ARG,
-    ],
-  },
-  {
-    name: 'about_person',
-    title: 'What is known about a person',
-    description: 'Everything memory holds about a person (entity graph search), to brief on them.',
-    arguments: [
-      { name: 'name', description: 'The person’s name as memory mentions it.', required: true },
-      CONTEXT_ARG,
-    ],
-  },
-];
+/** The prompts, as src/schemas/mcp-tools.ts defines them for the server card too. */
+export const PROMPTS: Prompt[] = MCP_PROMPTS;
 
 const ARGS = {
   recall_topic: z.object({

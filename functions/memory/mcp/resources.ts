@@ -5,6 +5,7 @@ import {
   type Resource,
   type ResourceTemplate,
 } from '@modelcontextprotocol/sdk/types.js';
+import { MCP_RESOURCE_TEMPLATES } from '../../../src/schemas/mcp-tools.ts';
 import { failure } from '../errors.ts';
 import { buildContextBlock } from '../operations/context-block.ts';
 import { getDocument, listDocuments } from '../operations/documents.ts';
@@ -20,37 +21,8 @@ import type { ToolContext } from './tool.ts';
  * same operations as REST, so a key sees exactly what REST would show it.
  */
 
-export const RESOURCE_TEMPLATES: ResourceTemplate[] = [
-  {
-    uriTemplate: 'memory://{context_id}/facts/{fact_id}',
-    name: 'fact',
-    title: 'Fact',
-    description: 'One fact with its scopes, metadata and validity window (superseded_by).',
-    mimeType: 'application/json',
-  },
-  {
-    uriTemplate: 'memory://{context_id}/sessions/{session_id}',
-    name: 'session',
-    title: 'Session',
-    description: `A session with its turns (the first ${MAX_TURNS_PAGE}, oldest first).`,
-    mimeType: 'application/json',
-  },
-  {
-    uriTemplate: 'memory://{context_id}/documents/{document_id}',
-    name: 'document',
-    title: 'Document',
-    description:
-      'An uploaded document: processing status (queued, extracting, chunking, embedding, ready, failed), error, pages and chunk count. Subscribe for notifications/resources/updated when processing ends.',
-    mimeType: 'application/json',
-  },
-  {
-    uriTemplate: 'memory://{context_id}/context',
-    name: 'context-block',
-    title: 'Context block',
-    description: 'The prompt-ready block of the most relevant memories under the default budget.',
-    mimeType: 'text/plain',
-  },
-];
+/** The URI templates, as src/schemas/mcp-tools.ts defines them for the server card too. */
+export const RESOURCE_TEMPLATES: ResourceTemplate[] = MCP_RESOURCE_TEMPLATES;
 
 export type MemoryUri =
   | { kind: 'fact'; contextId: string; id: string }

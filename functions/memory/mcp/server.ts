@@ -22,6 +22,7 @@ import type {
   jsonSchemaValidator,
 } from '@modelcontextprotocol/sdk/validation/types.js';
 import { z } from 'zod';
+import { SERVICE_VERSION } from '../../../src/integrations/discovery-cards.ts';
 import { MCP_TOOLS } from '../../../src/schemas/mcp-tools.ts';
 import type { MemoryFailure } from '../errors.ts';
 import { complete } from './completions.ts';
@@ -39,7 +40,8 @@ import {
 } from './tool-result.ts';
 import { MCP_TOOL_HANDLERS } from './tools/index.ts';
 
-export const SERVER_INFO = { name: 'engram-memory', version: '1.1.0' } as const;
+// The server card (built from src/integrations/discovery-cards.ts) names the same version.
+export const SERVER_INFO = { name: 'engram-memory', version: SERVICE_VERSION } as const;
 
 /** The live tool list: definitions in src/schemas/mcp-tools.ts joined with their handlers. */
 export function liveTools(): Tool[] {

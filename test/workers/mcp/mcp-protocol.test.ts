@@ -81,6 +81,28 @@ describe('MCP initialize', () => {
   });
 });
 
+describe('MCP server card', () => {
+  it('lists the live capabilities, prompts and resource templates', async () => {
+    const key = await contextWithKey('mcp-card-1');
+    const init = finalOf((await rpcMessages(key, 'initialize', INIT)).messages)?.result;
+    const res = await exports.default.fetch(`${ORIGIN}/.well-known/mcp/server-card.json`);
+    expect(res.status).toBe(200);
+    const card = (await res.json()) as Record<string, unknown>;
+    expect(card.version).toBe((init?.serverInfo as { version: string }).version);
+    expect(Object.keys(card.capabilities as object).sort()).toEqual(
+      Object.keys(init?.capabilities as object).sort(),
+    );
+    const prompts = (await rpc(key, 'prompts/list')).body.result as unknown as {
+      prompts: unknown[];
+    };
+    expect(card.prompts).toEqual(prompts.prompts);
+    const templates = (await rpc(key, 'resources/templates/list')).body.result as unknown as {
+      resourceTemplates: unknown[];
+    };
+    expect(card.resourceTemplates).toEqual(templates.resourceTemplates);
+  });
+});
+
 describe('MCP logging and progress', () => {
   it('streams progress of a long tool when the call carries a progress token', async () => {
     const key = await contextWithKey('mcp-progress-1');
