@@ -46,8 +46,17 @@ describe('MCP origin policy', () => {
     ],
     ['IPv6 loopback', { host: '[::1]:8787', origin: 'http://[::1]:8787' }, true],
     ['lookalike of loopback', { host: 'localhost.evil.com' }, false],
+    ['loopback Origin, no Host, public URL', { origin: 'http://localhost:3000' }, false],
   ] as const)('%s', (_, headers, ok) => {
     expect(checkOrigin(request(headers), policy).ok).toBe(ok);
+  });
+
+  it('takes the URL as the host of an in-process call without Host', () => {
+    const local = new Request('http://127.0.0.1:8787/mcp', {
+      method: 'POST',
+      headers: { origin: 'http://localhost:6274' },
+    });
+    expect(checkOrigin(local, policy).ok).toBe(true);
   });
 
   it('names the allowed origin for CORS, and none without an Origin', () => {

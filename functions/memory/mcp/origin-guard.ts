@@ -49,20 +49,22 @@ export type OriginVerdict = { ok: true; corsOrigin: string | null } | { ok: fals
 /** Decides whether a request to `/mcp` may proceed, and which origin CORS may name. */
 export function checkOrigin(request: Request, policy: OriginPolicy): OriginVerdict {
   const known = configuredOrigins(policy);
-  const host = request.headers.get('host');
+  const header = request.headers.get('host');
   const knownHosts = new Set([...known].map((o) => new URL(o).host.toLowerCase()));
-  const hostIsLoopback = host !== null && LOOPBACK_HOST.test(host);
-  if (host !== null && !hostIsLoopback && !knownHosts.has(host.toLowerCase())) {
-    return { ok: false, reason: `Host ${host} is not this service` };
+  if (header !== null && !LOOPBACK_HOST.test(header) && !knownHosts.has(header.toLowerCase())) {
+    return { ok: false, reason: `Host ${header} is not this service` };
   }
-  const header = request.headers.get('origin');
-  if (header === null) return { ok: true, corsOrigin: null };
-  const origin = originOf(header);
-  if (origin === null) return { ok: false, reason: `Origin ${header} is not allowed` };
+  // Without a Host header the caller is in-process (service binding, test): its URL is the host.
+  const host = header ?? new URL(request.url).host;
+  const hostIsLoopback = LOOPBACK_HOST.test(host);
+  const sent = request.headers.get('origin');
+  if (sent === null) return { ok: true, corsOrigin: null };
+  const origin = originOf(sent);
+  if (origin === null) return { ok: false, reason: `Origin ${sent} is not allowed` };
   const originHost = new URL(origin).host.toLowerCase();
   const allowed =
     known.has(origin) ||
-    (host !== null && originHost === host.toLowerCase()) ||
+    originHost === host.toLowerCase() ||
     (hostIsLoopback && LOOPBACK_HOST.test(originHost));
   return allowed
     ? { ok: true, corsOrigin: origin }
