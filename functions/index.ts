@@ -3,6 +3,7 @@ import { memoryApp } from './memory/app.ts';
 import { handleQueue } from './memory/jobs/queue.ts';
 import { hasRole } from './memory/jobs/roles.ts';
 import { handleScheduled } from './memory/jobs/scheduled.ts';
+import { withMcpOriginGuard } from './memory/mcp/origin-guard.ts';
 import { withOAuth } from './memory/oauth/provider.ts';
 import { siteApp } from './site/app.ts';
 import { withSecurityHeaders } from './site/security-headers.ts';
@@ -30,7 +31,10 @@ function outsideRole(request: Request): Response {
   return problemResponse(body);
 }
 
-const serveHttp = withOAuth(async (request, env, ctx) => app.fetch(request, env, ctx));
+// `/mcp` checks Origin and Host before the OAuth provider, whose CORS layer echoes any origin.
+const serveHttp = withMcpOriginGuard(
+  withOAuth(async (request, env, ctx) => app.fetch(request, env, ctx)),
+);
 
 export default {
   // OAuth 2.1 for MCP clients (metadata, registration, /authorize, token) in front of everything;

@@ -1,4 +1,4 @@
-import { MCP_TOOLS } from '../schemas/mcp-tools.ts';
+import { MCP_PROMPTS, MCP_RESOURCE_TEMPLATES, MCP_TOOLS } from '../schemas/mcp-tools.ts';
 
 /**
  * The well-known cards: MCP server card, A2A agent card and the AI catalogue. All URLs are
@@ -37,7 +37,13 @@ export function mcpServerCard(l: CardLinks): Json {
     transport: { type: 'streamable-http', endpoint: `${l.origin}/mcp` },
     endpoint: `${l.origin}/mcp`,
     documentationUrl: l.mcpDocs,
-    capabilities: { tools: { listChanged: false } },
+    capabilities: {
+      tools: { listChanged: false },
+      resources: { subscribe: true, listChanged: false },
+      prompts: { listChanged: false },
+      completions: {},
+      logging: {},
+    },
     authentication: {
       required: true,
       description:
@@ -53,6 +59,8 @@ export function mcpServerCard(l: CardLinks): Json {
       ],
     },
     tools: MCP_TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description })),
+    resourceTemplates: MCP_RESOURCE_TEMPLATES,
+    prompts: MCP_PROMPTS,
   };
 }
 

@@ -59,6 +59,41 @@ export const MCP_TOOLS = [
     description: 'Show the state of a document (status, error, timestamps) or a fact.',
   },
   {
+    name: 'update_fact',
+    title: 'Update fact',
+    description:
+      'Replace a fact with a new version; the old one is superseded (valid_until set) and kept as history.',
+  },
+  {
+    name: 'list_facts',
+    title: 'List facts',
+    description:
+      'List current facts inside a lens, oldest first, one page at a time with a cursor.',
+  },
+  {
+    name: 'fact_history',
+    title: 'Fact history',
+    description:
+      'Every version of a fact, oldest first, with when each was superseded and by what.',
+  },
+  {
+    name: 'add_turn',
+    title: 'Add turn',
+    description:
+      'Append a turn to a session (created on first use); user turns queue fact extraction.',
+  },
+  {
+    name: 'list_entities',
+    title: 'List entities',
+    description: 'List the people, places and things that readable facts mention, with a cursor.',
+  },
+  {
+    name: 'document_status',
+    title: 'Document status',
+    description:
+      'Processing status of an uploaded document (queued to ready or failed), optionally waiting for it.',
+  },
+  {
     name: 'search_documentation',
     title: 'Search documentation',
     description:
@@ -67,3 +102,93 @@ export const MCP_TOOLS = [
 ] as const satisfies readonly McpToolSummary[];
 
 export type McpToolName = (typeof MCP_TOOLS)[number]['name'];
+
+/** A prompt as `prompts/list` shows it (and the server card lists it). */
+export interface McpPromptSummary {
+  name: string;
+  title: string;
+  description: string;
+  arguments: Array<{ name: string; description: string; required: boolean }>;
+}
+
+const CONTEXT_ARGUMENT = {
+  name: 'context_id',
+  description: 'The Context to read; needed only when the credential is not bound to one.',
+  required: false,
+};
+
+export const MCP_PROMPTS: McpPromptSummary[] = [
+  {
+    name: 'recall_topic',
+    title: 'Recall about a topic',
+    description: 'What memory holds about a topic, as a prompt that asks for a grounded answer.',
+    arguments: [
+      { name: 'topic', description: 'The topic, in plain language.', required: true },
+      {
+        name: 'scope',
+        description: 'Only memories under this scope path (e.g. team:eng).',
+        required: false,
+      },
+      CONTEXT_ARGUMENT,
+    ],
+  },
+  {
+    name: 'summarize_session',
+    title: 'Summarise a session',
+    description: 'A session transcript with a request to summarise decisions and open questions.',
+    arguments: [
+      { name: 'session_id', description: 'The session to summarise.', required: true },
+      CONTEXT_ARGUMENT,
+    ],
+  },
+  {
+    name: 'about_person',
+    title: 'What is known about a person',
+    description: 'Everything memory holds about a person (entity graph search), to brief on them.',
+    arguments: [
+      { name: 'name', description: 'The person’s name as memory mentions it.', required: true },
+      CONTEXT_ARGUMENT,
+    ],
+  },
+];
+
+/** A resource template as `resources/templates/list` shows it (and the server card lists it). */
+export interface McpResourceTemplateSummary {
+  uriTemplate: string;
+  name: string;
+  title: string;
+  description: string;
+  mimeType: string;
+}
+
+export const MCP_RESOURCE_TEMPLATES: McpResourceTemplateSummary[] = [
+  {
+    uriTemplate: 'memory://{context_id}/facts/{fact_id}',
+    name: 'fact',
+    title: 'Fact',
+    description: 'One fact with its scopes, metadata and validity window (superseded_by).',
+    mimeType: 'application/json',
+  },
+  {
+    uriTemplate: 'memory://{context_id}/sessions/{session_id}',
+    name: 'session',
+    title: 'Session',
+    description: 'A session with its turns, oldest first.',
+    mimeType: 'application/json',
+  },
+  {
+    uriTemplate: 'memory://{context_id}/documents/{document_id}',
+    name: 'document',
+    title: 'Document',
+    description:
+      'An uploaded document: processing status (queued, extracting, chunking, embedding, ready, failed), error, pages and chunk count. Subscribe for notifications/resources/updated when processing ends.',
+    mimeType: 'application/json',
+  },
+  {
+    uriTemplate: 'memory://{context_id}/context',
+    name: 'context-block',
+    title: 'Context block',
+    description: 'The prompt-ready block of the most relevant memories under the default budget.',
+    mimeType: 'text/plain',
+  },
+];

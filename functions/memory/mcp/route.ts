@@ -10,6 +10,7 @@ import { assertGrantLive } from '../oauth/grant-liveness.ts';
 import { readMcpProps } from '../oauth/props.ts';
 import { createDeps } from '../operations/deps.ts';
 import type { RouteModule } from '../routes/registry.ts';
+import { ClientState } from './client-state.ts';
 import { admitToolCall, configuredPerMinute } from './rate-limit.ts';
 import { buildServer } from './server.ts';
 import { resolveContextId } from './tool.ts';
@@ -68,11 +69,17 @@ async function handleMcp(c: Context<MemoryEnv>): Promise<Response> {
   }
   const url = new URL(c.req.url);
   const env = c.env;
+  const state = new ClientState(env.OAUTH_KV, auth.key.keyId);
+  const call = await peekToolCall(c.req.raw);
+  // The level matters only where notifications can flow: on a tool call's own stream.
+  const logLevel = call ? await state.logLevel() : null;
+  const stream = call !== null && (call.progressToken || logLevel !== null);
   const server = buildServer(
     {
       deps: c.get('deps') ?? createDeps(env),
       auth,
       origin: url.origin,
+      state,
       async enter(requested) {
         const contextId = resolveContextId(auth, requested);
         const perMinute = configuredPerMinute(env);
@@ -90,18 +97,55 @@ async function handleMcp(c: Context<MemoryEnv>): Promise<Response> {
       typeBase: errorTypeBase(env.ERROR_TYPE_BASE, url.origin),
       requestId: c.get('requestId') ?? crypto.randomUUID(),
     },
+    { logLevel },
   );
-  // Stateless: no session id, plain JSON answers, one server and transport per request.
+  // Stateless: no session id, one server and transport per request. Plain JSON answers, except
+  // a tool call that can produce notifications (a progress token, or a log level set): that one
+  // is answered as an SSE stream carrying them before its result.
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
-    enableJsonResponse: true,
+    enableJsonResponse: !stream,
   });
   await server.connect(transport);
+  if (stream) {
+    // The stream outlives this function; the transport ends it after the result is sent.
+    return transport.handleRequest(c.req.raw);
+  }
   try {
     return await transport.handleRequest(c.req.raw);
   } finally {
     await server.close();
   }
+}
+
+/** The transport's own cap; a larger body is refused by it before any tool runs. */
+const PEEK_LIMIT = 4 * 1024 * 1024;
+
+/**
+ * Whether the body is a single `tools/call` request, and whether it asks for progress. Read from
+ * a clone, so the transport still parses (and validates) the original itself.
+ */
+async function peekToolCall(request: Request): Promise<{ progressToken: boolean } | null> {
+  const length = Number(request.headers.get('content-length') ?? '0');
+  if (request.method !== 'POST' || length > PEEK_LIMIT) return null;
+  let body: unknown;
+  try {
+    const text = await request.clone().text();
+    if (text.length > PEEK_LIMIT) return null;
+    body = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+  if (!('method' in body) || body.method !== 'tools/call' || !('id' in body)) return null;
+  const params = 'params' in body ? body.params : undefined;
+  const meta =
+    typeof params === 'object' && params !== null && '_meta' in params ? params._meta : undefined;
+  const token =
+    typeof meta === 'object' && meta !== null && 'progressToken' in meta
+      ? meta.progressToken
+      : undefined;
+  return { progressToken: typeof token === 'string' || typeof token === 'number' };
 }
 
 function methodNotAllowed(): never {

@@ -40,16 +40,28 @@ export function mcpFailure(f: MemoryFailure): MemoryFailure {
   return f;
 }
 
-/** A tool result for an operation failure: `isError` with the problem in `structuredContent`. */
-export function errorResult(f: MemoryFailure, ctx: ProblemContext): CallToolResult {
+/** The RFC 9457 problem body of a failure on the MCP surface. */
+export function mcpProblem(f: MemoryFailure, ctx: ProblemContext): ReturnType<typeof problemBody> {
   const wire = toWire(mcpFailure(f), ctx.requestId);
-  const body = problemBody({
+  return problemBody({
     slug: wire.slug,
     detail: wire.detail,
     instance: ctx.instance,
     typeBase: ctx.typeBase,
     extensions: wire.extensions,
   });
+}
+
+/** The failure behind whatever a handler threw; unexpected errors are logged and become a 500. */
+export function failureOf(err: unknown, ctx: ProblemContext): MemoryFailure {
+  if (err instanceof MemoryError) return err.failure;
+  console.error(`[${ctx.requestId}] MCP ${ctx.instance}`, err);
+  return { kind: 'internal', detail: 'An unexpected error occurred' };
+}
+
+/** A tool result for an operation failure: `isError` with the problem in `structuredContent`. */
+export function errorResult(f: MemoryFailure, ctx: ProblemContext): CallToolResult {
+  const body = mcpProblem(f, ctx);
   return {
     isError: true,
     content: [{ type: 'text', text: `${body.status} ${body.title}: ${body.detail}` }],
@@ -59,9 +71,7 @@ export function errorResult(f: MemoryFailure, ctx: ProblemContext): CallToolResu
 
 /** Maps whatever a tool threw to its result; unexpected errors become a 500 with the request id. */
 export function thrownResult(err: unknown, ctx: ProblemContext): CallToolResult {
-  if (err instanceof MemoryError) return errorResult(err.failure, ctx);
-  console.error(`[${ctx.requestId}] MCP tool ${ctx.instance}`, err);
-  return errorResult({ kind: 'internal', detail: 'An unexpected error occurred' }, ctx);
+  return errorResult(failureOf(err, ctx), ctx);
 }
 
 /** A successful tool result: the value as structured content and as JSON text for older clients. */

@@ -4,6 +4,8 @@ import type { McpToolName } from '../../../src/schemas/mcp-tools.ts';
 import type { AuthContext } from '../auth/principal.ts';
 import { MemoryError } from '../errors.ts';
 import type { OperationDeps } from '../operations/deps.ts';
+import type { ClientState } from './client-state.ts';
+import type { Reporter } from './reporter.ts';
 
 /** What a tool handler gets besides its arguments: the caller and the operations' dependencies. */
 export interface ToolContext {
@@ -18,6 +20,10 @@ export interface ToolContext {
    * the per-minute rate limit of the key and that Context.
    */
   enter(requested: string | undefined): Promise<string>;
+  /** Log level and subscriptions of this credential, kept between stateless requests. */
+  state: ClientState;
+  /** Progress, log and resource-update notifications of the running request. */
+  report: Reporter;
 }
 
 /** One MCP tool: zod input and output schemas over one operation. */

@@ -19,6 +19,7 @@ import {
   type ModelUsageTotals,
 } from './model-paths.ts';
 import type { DocumentRecord, DocumentWork, NewDocument } from './documents-table.ts';
+import { entityPage, itemHistory, type EntitySummary } from './memory-browse.ts';
 import { migrateFenced, type FencedMigration } from './migrate-fenced.ts';
 import { fail, ok, type Result } from '../errors.ts';
 import {
@@ -151,6 +152,24 @@ export class ContextStore extends DurableObject<Env> {
 
   async recentItems(kind: ItemKind, lens: string[][], limit: number): Promise<ItemRecord[]> {
     return recentItems(this.sql, kind, lens, limit);
+  }
+
+  /** Every version of a fact, oldest first (store/memory-browse.ts). */
+  async itemHistory(id: string): Promise<Result<ItemRecord[]>> {
+    const versions = itemHistory(this.sql, id);
+    return versions
+      ? ok(versions)
+      : fail({ kind: 'not-found', detail: `no item ${id} in this Context` });
+  }
+
+  /** Entity names mentioned by current items inside the lens (store/memory-browse.ts). */
+  async entityPage(input: {
+    lens: string[][];
+    after: number;
+    limit: number;
+    prefix: string | null;
+  }): Promise<{ entities: EntitySummary[]; next: number | null }> {
+    return entityPage(this.sql, input);
   }
 
   /** Deletes an item from the table and every index in one transaction. */

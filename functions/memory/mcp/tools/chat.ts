@@ -16,7 +16,12 @@ export const chatTool = defineTool({
     citations: z.array(z.looseObject({})),
     known: z.boolean(),
   }),
-  annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   async run(args, ctx) {
     const outcome = await chat(ctx.deps, ctx.auth, {
       contextId: await ctx.enter(args.context_id),

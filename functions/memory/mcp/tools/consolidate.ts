@@ -15,13 +15,26 @@ export const consolidateTool = defineTool({
     dry_run: z.boolean(),
     applied: z.number(),
   }),
-  annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   async run(args, ctx) {
+    const contextId = await ctx.enter(args.context_id);
+    await ctx.report.progress(0, 1, 'looking for duplicate and stale facts');
     const outcome = await consolidate(ctx.deps, ctx.auth, {
-      contextId: await ctx.enter(args.context_id),
+      contextId,
       lens: args.lens,
       dry_run: args.dry_run,
     });
-    return { ...outcome.response };
+    const r = outcome.response;
+    await ctx.report.progress(
+      1,
+      1,
+      `${r.decisions.length} decisions, ${r.applied} applied${r.dry_run ? ' (dry run)' : ''}`,
+    );
+    return { ...r };
   },
 });

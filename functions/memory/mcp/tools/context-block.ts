@@ -16,7 +16,12 @@ export const contextTool = defineTool({
     items: z.array(z.looseObject({ id: z.string(), kind: z.string(), content: z.string() })),
     tokens: z.number(),
   }),
-  annotations: { readOnlyHint: true, openWorldHint: false },
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   async run(args, ctx) {
     const block = await buildContextBlock(ctx.deps, ctx.auth, {
       contextId: await ctx.enter(args.context_id),

@@ -17,7 +17,12 @@ export const forgetTool = defineTool({
       ),
   }),
   output: toolOutput({ id: z.string(), deleted: z.boolean() }),
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   async run(args, ctx) {
     const input = { contextId: await ctx.enter(args.context_id), id: args.id };
     if (args.id.startsWith('document:')) await deleteDocument(ctx.deps, ctx.auth, input);

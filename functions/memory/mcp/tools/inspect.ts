@@ -26,7 +26,12 @@ export const inspectTool = defineTool({
     document: z.looseObject({ id: z.string(), status: z.string() }),
     item: z.looseObject({ id: z.string(), kind: z.string(), content: z.string() }),
   }),
-  annotations: { readOnlyHint: true, openWorldHint: false },
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   async run(args, ctx) {
     const input = { contextId: await ctx.enter(args.context_id), id: args.id };
     if (args.id.startsWith('document:')) {

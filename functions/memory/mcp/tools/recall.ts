@@ -34,7 +34,12 @@ export const recallTool = defineTool({
     // Set when the query ran as bm25 because items still carry another embedding model's vectors.
     note: z.string().optional(),
   }),
-  annotations: { readOnlyHint: true, openWorldHint: false },
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   async run(args, ctx) {
     return query(ctx.deps, ctx.auth, {
       contextId: await ctx.enter(args.context_id),

@@ -20,13 +20,26 @@ export const reflectTool = defineTool({
     persisted: z.boolean(),
     facts_considered: z.number(),
   }),
-  annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   async run(args, ctx) {
+    const contextId = await ctx.enter(args.context_id);
+    await ctx.report.progress(0, 1, 'reflecting over the facts in the lens');
     const outcome = await reflect(ctx.deps, ctx.auth, {
-      contextId: await ctx.enter(args.context_id),
+      contextId,
       lens: args.lens,
       persist: args.persist,
     });
-    return { ...outcome.response };
+    const r = outcome.response;
+    await ctx.report.progress(
+      1,
+      1,
+      `${r.insights.length} insights from ${r.facts_considered} facts${r.persisted ? ', persisted' : ''}`,
+    );
+    return { ...r };
   },
 });

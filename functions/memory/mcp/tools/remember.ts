@@ -60,7 +60,12 @@ export const rememberTool = defineTool({
   name: 'remember',
   input,
   output: toolOutput({ facts: z.array(factOutput) }),
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   async run(args, ctx) {
     const stored = await writeFacts(ctx.deps, ctx.auth, {
       contextId: await ctx.enter(args.context_id),

@@ -11,7 +11,12 @@ export const searchDocumentationTool = defineTool({
     limit: z.number().int().min(1).max(50).default(10),
   }),
   output: toolOutput({ query: z.string(), results: z.array(z.looseObject({})) }),
-  annotations: { readOnlyHint: true, openWorldHint: false },
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   async run(args, ctx) {
     const url = new URL('/api/docs/search', ctx.origin);
     url.searchParams.set('q', args.query);

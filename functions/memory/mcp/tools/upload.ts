@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { MemoryError } from '../../errors.ts';
 import { uploadDocument } from '../../operations/upload-document.ts';
+import { memoryUri } from '../resources.ts';
 import { contextIdField, defineTool } from '../tool.ts';
 import { toolOutput } from '../tool-result.ts';
+import { MAX_WAIT_SECONDS, watchDocument } from './document-status.ts';
 import { documentId } from './inspect.ts';
 
 function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
@@ -37,6 +39,13 @@ const input = z
       ),
     scopes: z.array(z.string().min(1)).max(32).optional(),
     password: z.string().min(1).optional().describe('Password of an encrypted PDF.'),
+    wait_seconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_WAIT_SECONDS)
+      .default(0)
+      .describe('Wait up to this long for processing to end, reporting progress meanwhile.'),
   })
   .refine((v) => (v.text === undefined) !== (v.base64 === undefined), {
     message: 'give either text or base64, not both',
@@ -46,8 +55,18 @@ const input = z
 export const uploadTool = defineTool({
   name: 'upload',
   input,
-  output: toolOutput({ id: z.string(), status: z.string(), deduplicated: z.boolean() }),
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+  output: toolOutput({
+    id: z.string(),
+    status: z.string(),
+    deduplicated: z.boolean(),
+    uri: z.string(),
+  }),
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   async run(args, ctx) {
     const bytes =
       args.text !== undefined
@@ -62,14 +81,23 @@ export const uploadTool = defineTool({
       'content-length': String(bytes.byteLength),
     });
     if (args.password) headers.set('x-document-password', args.password);
+    const contextId = await ctx.enter(args.context_id);
+    await ctx.report.progress(0, 5, `uploading ${args.filename} (${bytes.byteLength} bytes)`);
     const result = await uploadDocument(ctx.deps, ctx.auth, {
-      contextId: await ctx.enter(args.context_id),
+      contextId,
       request: new Request(url, { method: 'POST', headers, body: bytes }),
     });
+    const id = documentId(result.document.id);
+    // Waiting reports each processing step as progress (1-5) and ends with the final status.
+    const doc =
+      args.wait_seconds > 0
+        ? await watchDocument(ctx, contextId, id, args.wait_seconds)
+        : result.document;
     return {
-      id: documentId(result.document.id),
-      status: result.document.status,
+      id,
+      status: doc.status,
       deduplicated: result.deduplicated,
+      uri: memoryUri(contextId, 'document', id),
     };
   },
 });

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { MemoryError } from '../../errors.ts';
+import { appendTurn, createSession, getSession, TURN_ROLES } from '../../operations/sessions.ts';
+import { contextIdField, defineTool } from '../tool.ts';
+import { toolOutput } from '../tool-result.ts';
+
+export const addTurnTool = defineTool({
+  name: 'add_turn',
+  input: z.object({
+    context_id: contextIdField,
+    session_id: z
+      .string()
+      .min(1)
+      .max(128)
+      .describe('The session; it is created when it does not exist yet.'),
+    role: z.enum(TURN_ROLES).describe('user, assistant, system or tool.'),
+    content: z.string().min(1).max(32_000),
+  }),
+  output: toolOutput({
+    turn: z.looseObject({ id: z.string(), session_id: z.string(), role: z.string() }),
+    session_created: z.boolean(),
+  }),
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
+  async run(args, ctx) {
+    const contextId = await ctx.enter(args.context_id);
+    let created = false;
+    try {
+      await getSession(ctx.deps, ctx.auth, { contextId, sessionId: args.session_id });
+    } catch (err) {
+      if (!(err instanceof MemoryError) || err.failure.kind !== 'not-found') throw err;
+      await createSession(ctx.deps, ctx.auth, { contextId, id: args.session_id });
+      created = true;
+    }
+    const turn = await appendTurn(ctx.deps, ctx.auth, {
+      contextId,
+      sessionId: args.session_id,
+      role: args.role,
+      content: args.content,
+    });
+    return { turn: { ...turn }, session_created: created };
+  },
+});
