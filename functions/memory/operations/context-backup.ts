@@ -32,6 +32,8 @@ export function exportStream(
         if (!started) {
           started = true;
           const header = await store.exportHeader(contextId);
+          // Empty tables appear in the trailer too, so it lists the same tables as the header.
+          for (const table of Object.keys(header.counts ?? {})) counts[table] = 0;
           controller.enqueue(encoder.encode(`${JSON.stringify(header)}\n`));
           return;
         }
