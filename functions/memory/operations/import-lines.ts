@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { findTextFault } from '../../../src/lib/well-formed-text.ts';
 import { failure } from '../errors.ts';
 import { EXPORT_FORMAT, type RowLine } from '../store/context-export.ts';
 import { ndjsonLines } from './ndjson-lines.ts';
@@ -17,8 +18,8 @@ export interface ImportSink {
 }
 
 /** A batch is one transaction in the object: bounded by rows and by bytes. */
-export const BATCH_ROWS = 500;
-export const BATCH_BYTES = 1024 * 1024;
+export const BATCH_ROWS = 2000;
+export const BATCH_BYTES = 4 * 1024 * 1024;
 
 interface Trailer {
   rows: number;
@@ -152,6 +153,9 @@ export async function readExport(
     ) {
       throw bad(n, 'is not a row line ({"type":"row","table":…,"row":{…}})');
     }
+    // `\ud800` escapes parse into strings that are not text: they never reach SQLite.
+    const fault = findTextFault(line.row);
+    if (fault) throw bad(n, `${fault.path}: ${fault.problem}`);
     hash.update(`${text}\n`);
     if (batch.length === 0) batchStart = n;
     batch.push(line as unknown as RowLine);

@@ -90,7 +90,10 @@ export async function beginImport(
 
 function fromCell(cell: JsonCell): SqlStorageValue {
   if (cell !== null && typeof cell === 'object') {
-    return Uint8Array.from(atob(cell.$base64), (c) => c.charCodeAt(0)).buffer;
+    const binary = atob(cell.$base64);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return bytes.buffer;
   }
   return cell;
 }
