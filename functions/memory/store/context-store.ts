@@ -8,7 +8,7 @@ import {
   type RowLine,
 } from './context-export.ts';
 import * as restore from './context-import.ts';
-import { blobBySha, referencedBlobKeys, type DocumentBlob } from './document-blobs.ts';
+import { blobBySha, referencedBlobs, type DocumentBlob } from './document-blobs.ts';
 import * as documentsRpc from './documents-rpc.ts';
 import type { ConsolidationDecision } from '../inference/consolidate.ts';
 import * as modelRpc from './model-rpc.ts';
@@ -309,9 +309,9 @@ export class ContextStore extends DurableObject<Env> {
     return blobBySha(this.sql, sha256);
   }
 
-  /** Which of `keys` (at most a few hundred) a document of this Context references. */
-  async referencedBlobKeys(keys: string[]): Promise<string[]> {
-    return referencedBlobKeys(this.sql, keys);
+  /** Which of `keys` (one R2 listing page) a document of this Context references. */
+  async referencedBlobs(keys: string[]): Promise<{ blob_key: string; sha256: string }[]> {
+    return referencedBlobs(this.sql, keys);
   }
 
   /** Starts an all-or-nothing restore into this (empty) Context. */

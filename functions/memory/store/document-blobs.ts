@@ -27,14 +27,16 @@ export function blobBySha(sql: SqlStorage, sha256: string): DocumentBlob | null 
   );
 }
 
-/** Which of `keys` a document row of this Context references. */
-export function referencedBlobKeys(sql: SqlStorage, keys: string[]): string[] {
+/** Which of `keys` a document row of this Context references, with the bytes' sha256. */
+export function referencedBlobs(
+  sql: SqlStorage,
+  keys: string[],
+): { blob_key: string; sha256: string }[] {
   if (keys.length === 0 || readSchemaVersion(sql) < DOCUMENTS_SINCE) return [];
   return sql
-    .exec<{ blob_key: string }>(
-      `SELECT blob_key FROM documents WHERE blob_key IN (${keys.map(() => '?').join(', ')})`,
+    .exec<{ blob_key: string; sha256: string }>(
+      `SELECT blob_key, sha256 FROM documents WHERE blob_key IN (${keys.map(() => '?').join(', ')})`,
       ...keys,
     )
-    .toArray()
-    .map((r) => r.blob_key);
+    .toArray();
 }
