@@ -6,6 +6,7 @@ import { memoryCors } from './middleware/cors.ts';
 import { loadShed, type LoadShedOptions } from './middleware/load-shed.ts';
 import { rateLimit, type RateLimitOptions } from './middleware/rate-limit.ts';
 import { requestId } from './middleware/request-id.ts';
+import { wellFormedJson } from './middleware/well-formed-json.ts';
 import { createDeps, type OperationDeps } from './operations/deps.ts';
 import { ROUTE_MODULES } from './routes/index.ts';
 import type { RouteModule } from './routes/registry.ts';
@@ -61,6 +62,8 @@ export function createMemoryApp(options: MemoryAppOptions = {}): MemoryApp {
     if (PUBLIC_API_PATHS.has(c.req.path) || c.req.method === 'OPTIONS') return next();
     return limit(c, next);
   });
+  // After auth and rate limit, so an anonymous flood costs no parsing; before every handler.
+  for (const path of [API, ...MCP]) app.use(path, wellFormedJson());
 
   app.get('/health', (c) => c.json({ status: 'ok' }));
   for (const module of options.routes ?? ROUTE_MODULES) module.register(app);

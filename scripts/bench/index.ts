@@ -1,5 +1,6 @@
 // `npm run bench`: runs every benchmark part and writes docs/BENCHMARKS.md.
 // `npm run bench -- site memory` runs only the named parts (the other sections are kept as they were).
+// `npm run bench -- export --sizes=10,100,200` passes the export part its Context sizes in MB.
 import { execSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -15,6 +16,7 @@ const PARTS: Part[] = [
   { name: 'memory', module: './memory.ts', exportName: 'runMemoryBench' },
   { name: 'documents', module: './documents.ts', exportName: 'runDocumentsBench' },
   { name: 'model', module: './model.ts', exportName: 'runModelBench' },
+  { name: 'export', module: './export.ts', exportName: 'runExportBench' },
 ];
 
 const OUT = 'docs/BENCHMARKS.md';
@@ -42,7 +44,7 @@ function machine(): string {
   return `${cpus().length} × ${cpu}, ${gib} GiB, Node ${process.version}, commit ${commit}`;
 }
 
-const wanted = process.argv.slice(2);
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const selected = wanted.length > 0 ? PARTS.filter((p) => wanted.includes(p.name)) : PARTS;
 const sections = previousSections();
 

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 export interface DevServer {
   url: string;
   bootstrapKey: string;
+  /** Process id of `wrangler dev` (its workerd runs below it), for memory measurements. */
+  pid: number | null;
   /** The end of wrangler's output, for a failure report. */
   log(): string;
   stop(): Promise<void>;
@@ -103,6 +105,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   return {
     url,
     bootstrapKey,
+    pid: child.pid ?? null,
     log: () => output.slice(-4000),
     async stop() {
       if (child.pid !== undefined && child.exitCode === null) {

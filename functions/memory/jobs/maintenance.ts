@@ -2,6 +2,7 @@ import { LATEST_SCHEMA_VERSION } from '../store/schema/index.ts';
 import { CONSOLIDATE_HOOK } from './consolidate.ts';
 import { migrationReadyContexts } from './context-versions.ts';
 import { enqueueForContexts, type EnqueueDeps } from './enqueue.ts';
+import { RECONCILE_BLOBS_HOOK } from './reconcile-blobs.ts';
 
 /**
  * Cadenced maintenance (consolidation and its kin): every `everyMinutes`, one job of `kind` per
@@ -13,7 +14,7 @@ export interface MaintenanceHook {
 }
 
 /** The hooks the scheduler runs. The model-backed issue adds e.g. `{ kind: 'consolidate', ... }`. */
-export const MAINTENANCE_HOOKS: MaintenanceHook[] = [CONSOLIDATE_HOOK];
+export const MAINTENANCE_HOOKS: MaintenanceHook[] = [CONSOLIDATE_HOOK, RECONCILE_BLOBS_HOOK];
 
 /** Hooks due at the cron tick `scheduledTime` (ms): minute numbers divisible by the cadence. */
 export function dueHooks(

@@ -1,8 +1,10 @@
 import type { RegisteredJob } from './define-job.ts';
 import { consolidateJob } from './consolidate.ts';
+import { contextBackupJob } from './context-backup.ts';
 import { extractTurnsJob } from './extract-turns.ts';
 import { contextMigrateJob } from './migrate-context.ts';
 import { documentProcessJob } from './process-document.ts';
+import { reconcileBlobsJob } from './reconcile-blobs.ts';
 import { reembedJob } from './reembed.ts';
 
 /**
@@ -15,6 +17,8 @@ const JOBS: RegisteredJob[] = [
   extractTurnsJob,
   reembedJob,
   consolidateJob,
+  contextBackupJob,
+  reconcileBlobsJob,
 ];
 
 export const jobRegistry: ReadonlyMap<string, RegisteredJob> = new Map(

@@ -1,4 +1,5 @@
 import { LATEST_SCHEMA_VERSION } from '../store/schema/index.ts';
+import { enqueueDueBackups } from './context-backup.ts';
 import { behindContexts } from './context-versions.ts';
 import { enqueueForContexts, resendStaleJobs, type EnqueueDeps } from './enqueue.ts';
 import {
@@ -18,13 +19,15 @@ export interface TickReport {
   /** Job ids re-sent because their message was lost. */
   resent: string[];
   maintenance: MaintenanceEnqueued[];
+  /** Job ids of the scheduled backups (opt-in per Context) that came due. */
+  backups: string[];
 }
 
 /**
  * One scheduler tick: lost messages re-sent, a context_migrate job for every Context behind the
  * code's latest schema (deduplicated against pending ones, so a slow rollout never piles up
  * jobs; at most MAX_JOBS_PER_TICK, the next tick continues), then the due maintenance hooks for
- * migration-ready Contexts.
+ * migration-ready Contexts, then the scheduled backups that came due.
  */
 export async function runSchedulerTick(
   env: EnqueueDeps,
@@ -40,7 +43,8 @@ export async function runSchedulerTick(
     behindContexts(latest),
   );
   const maintenance = await enqueueMaintenance(env, hooks, scheduledTime, latest);
-  return { migrations, resent, maintenance };
+  const backups = await enqueueDueBackups(env, scheduledTime);
+  return { migrations, resent, maintenance, backups };
 }
 
 /** The cron trigger; only the scheduler role acts on it. */

@@ -3,6 +3,12 @@ import type { AuthContext } from '../auth/principal.ts';
 import { uploadLimit } from '../documents/upload-limit.ts';
 import { failure, MemoryError } from '../errors.ts';
 import type { StoreUsage } from '../store/types.ts';
+import {
+  backupSettingOf,
+  saveBackupSetting,
+  type BackupColumns,
+  type BackupSetting,
+} from './backup-schedule.ts';
 import type { OperationDeps } from './deps.ts';
 
 export const CONTEXT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
@@ -19,7 +25,7 @@ export const RESERVED_CONTEXT_IDS = new Set([
 export const RESERVED_NAMESPACE = 'internal';
 const NAMESPACE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
-export interface ContextRow {
+export interface ContextRow extends BackupColumns {
   id: string;
   namespace: string | null;
   token_limit: number | null;
@@ -40,6 +46,8 @@ export interface ContextView {
   namespace: string | null;
   /** The effective per-file upload limit: the Context's own, else the deployment default. */
   max_upload_bytes: number;
+  /** Scheduled backups to R2, or null when off. */
+  backup: BackupSetting | null;
   created_at: string;
   updated_at: string;
   usage: StoreUsage & { llm_tokens: number };
@@ -57,6 +65,8 @@ export interface UpdateContextInput {
   namespace?: string | null | undefined;
   /** A positive byte count, or null to fall back to `MAX_UPLOAD_BYTES`; range-checked by the route. */
   max_upload_bytes?: number | null | undefined;
+  /** Scheduled backups: on with a setting, off with null; range-checked by the route. */
+  backup?: BackupSetting | null | undefined;
 }
 
 function checkNamespace(namespace: string | null | undefined): void {
@@ -104,6 +114,7 @@ async function view(deps: OperationDeps, row: ContextRow): Promise<ContextView> 
     token_limit: row.token_limit,
     namespace: row.namespace,
     max_upload_bytes: uploadLimit(row, deps.env.MAX_UPLOAD_BYTES),
+    backup: backupSettingOf(row),
     created_at: row.created_at,
     updated_at: row.updated_at,
     usage: { ...usage, llm_tokens: row.usage_tokens },
@@ -194,7 +205,15 @@ export async function updateContext(
       id,
     )
     .run();
-  return view(deps, { ...row, ...next, updated_at: now });
+  if (input.backup !== undefined) await saveBackupSetting(deps.db, id, input.backup);
+  const backup =
+    input.backup === undefined
+      ? {}
+      : {
+          backup_every_hours: input.backup?.every_hours ?? null,
+          backup_keep: input.backup?.keep ?? null,
+        };
+  return view(deps, { ...row, ...next, ...backup, updated_at: now });
 }
 
 /** Removes the Context's whole database, its registry row, and revokes its keys. */

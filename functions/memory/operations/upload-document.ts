@@ -12,6 +12,7 @@ import { mediaTypeOf } from '../documents/detect-format.ts';
 import { uploadLimit } from '../documents/upload-limit.ts';
 import { checkPaths, itemWithinGrant } from '../scopes/grants.ts';
 import { scopePathProblem } from '../scopes/path.ts';
+import { textProblem } from '../../../src/lib/well-formed-text.ts';
 import type { DocumentRecord } from '../store/documents-table.ts';
 import { requireContext } from './contexts.ts';
 import type { OperationDeps } from './deps.ts';
@@ -69,13 +70,41 @@ function checkScopes(auth: AuthContext, scopes: string[]): void {
   }
 }
 
-interface Received {
+/** What the request says about the document, all checked before any byte goes to R2. */
+interface UploadMeta {
   filename: string | null;
   contentType: string;
   password: string | null;
   scopes: string[];
-  bytes: number;
-  sha256: string;
+}
+
+const MAX_FILENAME_CHARS = 255;
+
+function checkFilename(filename: string | null): void {
+  if (filename === null) return;
+  if (filename.length > MAX_FILENAME_CHARS) {
+    throw failure('validation-error', `filename: at most ${MAX_FILENAME_CHARS} characters`);
+  }
+  const problem = textProblem(filename);
+  if (problem) throw failure('validation-error', `filename: ${problem}`);
+  // Control characters would end up in headers and logs.
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(filename)) {
+    throw failure('validation-error', 'filename: control characters are not allowed');
+  }
+}
+
+function checkMeta(auth: AuthContext, meta: UploadMeta): void {
+  checkFilename(meta.filename);
+  const fields: [string, string | null][] = [
+    ['password', meta.password],
+    ...meta.scopes.map((s, i): [string, string] => [`scopes[${i}]`, s]),
+  ];
+  for (const [field, value] of fields) {
+    const problem = value === null ? null : textProblem(value);
+    if (problem) throw failure('validation-error', `${field}: ${problem}`);
+  }
+  checkScopes(auth, meta.scopes);
 }
 
 function declaredLength(request: Request): number | null {
@@ -88,14 +117,13 @@ function declaredLength(request: Request): number | null {
 /**
  * multipart/form-data: refused from Content-Length when even the framing allowance cannot make
  * it fit; otherwise the body is read through a counter that stops at limit + framing, so at most
- * that much is ever held, then the file part itself is checked against the limit.
+ * that much is ever held, then the file part itself is checked against the limit. Nothing is
+ * stored here: the caller checks the fields first.
  */
-async function receiveMultipart(
-  deps: OperationDeps,
+async function readMultipart(
   request: Request,
-  key: string,
   limit: number,
-): Promise<Received> {
+): Promise<{ meta: UploadMeta; file: File }> {
   const length = declaredLength(request);
   const ceiling = limit + MULTIPART_OVERHEAD_BYTES;
   if (length !== null && length > ceiling) throw tooLarge(limit);
@@ -119,58 +147,73 @@ async function receiveMultipart(
     );
   }
   if (file.size > limit) throw tooLarge(limit);
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  const contentType = mediaTypeOf(file.type) || 'application/octet-stream';
-  await deps.env.BLOBS.put(key, bytes, { httpMetadata: { contentType } });
+  if (file.size === 0) throw failure('validation-error', 'file: the document is empty');
   const password = form.get('password');
   const scopes = form.get('scopes');
   return {
-    filename: file.name || null,
-    contentType,
-    password: typeof password === 'string' && password !== '' ? password : null,
-    scopes: parseScopes(typeof scopes === 'string' ? scopes : null),
-    bytes: bytes.byteLength,
-    sha256: sha256Hex(bytes),
+    file,
+    meta: {
+      filename: file.name || null,
+      contentType: mediaTypeOf(file.type) || 'application/octet-stream',
+      password: typeof password === 'string' && password !== '' ? password : null,
+      scopes: parseScopes(typeof scopes === 'string' ? scopes : null),
+    },
   };
 }
 
-/** A raw body with its own content type, streamed into R2. */
-async function receiveRaw(
-  deps: OperationDeps,
-  request: Request,
-  key: string,
-  limit: number,
-): Promise<Received> {
+interface Stored {
+  bytes: number;
+  sha256: string;
+}
+
+/** A raw body with its own content type: what the URL and headers say about it. */
+function rawMeta(request: Request, limit: number): UploadMeta {
   const length = declaredLength(request);
   if (length !== null && length > limit) throw tooLarge(limit);
   if (!request.body || length === 0)
     throw failure('validation-error', 'the request body (the document) is empty');
-  const contentType =
-    mediaTypeOf(request.headers.get('content-type')) || 'application/octet-stream';
   const url = new URL(request.url);
+  return {
+    filename: url.searchParams.get('filename'),
+    contentType: mediaTypeOf(request.headers.get('content-type')) || 'application/octet-stream',
+    password: request.headers.get('x-document-password'),
+    scopes: parseScopes(url.searchParams.get('scopes')),
+  };
+}
+
+/** Streams the raw body into R2; the caller deletes `key` on any failure. */
+async function storeRaw(
+  deps: OperationDeps,
+  request: Request,
+  key: string,
+  limit: number,
+  contentType: string,
+): Promise<Stored> {
+  if (!request.body) throw failure('validation-error', 'the request body (the document) is empty');
   let stored;
   try {
-    stored = await streamBodyToR2(deps.env.BLOBS, key, request.body, length, limit, contentType);
+    stored = await streamBodyToR2(
+      deps.env.BLOBS,
+      key,
+      request.body,
+      declaredLength(request),
+      limit,
+      contentType,
+    );
   } catch (err) {
     if (err instanceof UploadTooLarge) throw tooLarge(limit);
     throw err;
   }
   if (stored.bytes === 0)
     throw failure('validation-error', 'the request body (the document) is empty');
-  return {
-    filename: url.searchParams.get('filename'),
-    contentType,
-    password: request.headers.get('x-document-password'),
-    scopes: parseScopes(url.searchParams.get('scopes')),
-    bytes: stored.bytes,
-    sha256: stored.sha256,
-  };
+  return stored;
 }
 
 /**
  * `POST /api/v1/{ctx}/documents`: stores the file in R2, records a queued document and enqueues
- * its processing. The same bytes again return the existing document (`deduplicated: true`) and
- * leave no second blob behind; any failure after the blob was written removes it again.
+ * its processing. Every field (scopes, grant, filename, declared size) is checked before the
+ * first byte goes to R2; once it has, any failure removes the blob again, and the same bytes
+ * again return the existing document (`deduplicated: true`) without a second blob.
  */
 export async function uploadDocument(
   deps: OperationDeps,
@@ -183,24 +226,28 @@ export async function uploadDocument(
   const key = `documents/${input.contextId}/${id}`;
   const multipart =
     mediaTypeOf(input.request.headers.get('content-type')) === 'multipart/form-data';
-  // A raw upload names its scopes in the URL: refuse a forbidden one before reading the body.
-  if (!multipart)
-    checkScopes(auth, parseScopes(new URL(input.request.url).searchParams.get('scopes')));
-  const received = multipart
-    ? await receiveMultipart(deps, input.request, key, limit)
-    : await receiveRaw(deps, input.request, key, limit);
+  const form = multipart ? await readMultipart(input.request, limit) : null;
+  const meta = form ? form.meta : rawMeta(input.request, limit);
+  checkMeta(auth, meta);
   try {
-    checkScopes(auth, received.scopes);
+    let stored: Stored;
+    if (form) {
+      const bytes = new Uint8Array(await form.file.arrayBuffer());
+      await deps.env.BLOBS.put(key, bytes, { httpMetadata: { contentType: meta.contentType } });
+      stored = { bytes: bytes.byteLength, sha256: sha256Hex(bytes) };
+    } else {
+      stored = await storeRaw(deps, input.request, key, limit, meta.contentType);
+    }
     const created = unwrap(
       await deps.store(input.contextId).createDocument({
         id,
-        filename: received.filename,
-        content_type: received.contentType,
-        size_bytes: received.bytes,
-        sha256: received.sha256,
+        filename: meta.filename,
+        content_type: meta.contentType,
+        size_bytes: stored.bytes,
+        sha256: stored.sha256,
         blob_key: key,
-        scopes: received.scopes,
-        password: received.password,
+        scopes: meta.scopes,
+        password: meta.password,
       }),
     );
     if (created.deduplicated) {

@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { principalOf } from '../auth/guards.ts';
 import { MAX_CONTEXT_UPLOAD_BYTES } from '../documents/upload-limit.ts';
 import { createContext, deleteContext, getContext, updateContext } from '../operations/contexts.ts';
+import { BackupSettingSchema } from './backup-setting.ts';
 import type { RouteModule } from './registry.ts';
 import {
   commonErrors,
@@ -24,6 +25,7 @@ const ContextSchema = z
         'The effective per-file upload limit in bytes: the Context’s own, else the deployment default `MAX_UPLOAD_BYTES`',
       example: 52428800,
     }),
+    backup: BackupSettingSchema.nullable(),
     created_at: z.string(),
     updated_at: z.string(),
     usage: z.object({
@@ -90,7 +92,7 @@ const update = createRoute({
   operationId: 'updateContext',
   tags: ['contexts'],
   summary:
-    'Update token_limit, enforcement_blocked, namespace or max_upload_bytes (management key)',
+    'Update token_limit, enforcement_blocked, namespace, max_upload_bytes or backup (management key)',
   request: {
     params: IdParam,
     body: jsonBody(
@@ -99,6 +101,7 @@ const update = createRoute({
         enforcement_blocked: z.boolean().optional(),
         namespace: Namespace.optional(),
         max_upload_bytes: MaxUploadBytes.optional(),
+        backup: BackupSettingSchema.nullable().optional(),
       }),
     ),
   },

@@ -1,45 +1,63 @@
-import { fail, ok, type Result } from '../errors.ts';
-import { applyMigrations, readSchemaVersion } from './schema/runner.ts';
-import { LATEST_SCHEMA_VERSION } from './schema/index.ts';
+import { readSchemaVersion } from './schema/runner.ts';
 
 /**
- * Backup and restore of one Context's whole database as NDJSON: a header line, one line per row
- * of every table (FTS5 rows with their rowid; BLOBs as base64), and an end line with the count.
- * Import replays the rows into an empty Context at the export's schema version, so a backup taken
- * before an upgrade restores as it was and is then migrated by the scheduler like any Context.
+ * The store side of backup: one Context's whole database read page by page (a cursor over each
+ * table's rowid), so no RPC value and no string ever holds more than one page. The NDJSON lines
+ * are built here; the Worker streams them (operations/context-backup.ts) and adds the checksum
+ * trailer. docs/operations.md describes the format.
  */
 
 export const EXPORT_FORMAT = 'engram-context-export';
+/** 2: header counts, trailer counts + sha256. Version 1 (header, rows, `end` count) still imports. */
+export const EXPORT_FORMAT_VERSION = 2;
 
 export interface ExportHeader {
   type: 'header';
   format: typeof EXPORT_FORMAT;
-  format_version: 1;
+  format_version: 1 | 2;
   context_id: string;
   schema_version: number;
   exported_at: string;
+  /** Rows per table when the export began (a hint: the trailer carries what was written). */
+  counts?: Record<string, number>;
 }
 
-type JsonCell = string | number | null | { $base64: string };
-interface RowLine {
+export type JsonCell = string | number | null | { $base64: string };
+export interface RowLine {
   type: 'row';
   table: string;
   row: Record<string, JsonCell>;
 }
 
-// Store-local state that must not travel to another Context: lease fencing.
-const SKIPPED = new Set(['_fence']);
+// Store-local state that must not travel to another Context: lease fencing, an import under way,
+// and the response cache (derived data whose triggers would clear it during a replay anyway).
+export const SKIPPED_TABLES = new Set(['_fence', '_import', 'response_cache']);
 // SQLite's own tables, the runtime's (`_cf_KV`) and the local simulator's (`__miniflare_do_name`).
 const PLATFORM_PREFIXES = ['sqlite_', '_cf_', '__'];
 const FTS_SHADOWS = ['_data', '_idx', '_content', '_docsize', '_config'];
-const ROWID = '__rowid';
+/** The column an FTS row's rowid travels in (regular tables carry their own keys). */
+export const ROWID = '__rowid';
+/** Prefix of the paging key columns a page query adds in front of the row's own. */
+const PAGE_KEY = '__page_key';
 
-interface TableInfo {
+export interface TableInfo {
   name: string;
   virtual: boolean;
+  /** Columns that order its rows for paging: `rowid`, or the key of a WITHOUT ROWID table. */
+  key: string[];
 }
 
-function tables(sql: SqlStorage): TableInfo[] {
+function pagingKey(sql: SqlStorage, name: string, ddl: string): string[] {
+  if (!/WITHOUT\s+ROWID\s*$/i.test(ddl)) return ['rowid'];
+  return sql
+    .exec<{ name: string; pk: number }>(`PRAGMA table_info(${quote(name)})`)
+    .toArray()
+    .filter((c) => c.pk > 0)
+    .sort((a, b) => a.pk - b.pk)
+    .map((c) => c.name);
+}
+
+export function exportTables(sql: SqlStorage): TableInfo[] {
   const rows = sql
     .exec<{ name: string; sql: string | null }>(
       `SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name`,
@@ -51,9 +69,15 @@ function tables(sql: SqlStorage): TableInfo[] {
   );
   const shadows = new Set(virtual.flatMap((v) => FTS_SHADOWS.map((s) => `${v.name}${s}`)));
   return rows
-    .filter((r) => !SKIPPED.has(r.name) && !shadows.has(r.name))
-    .map((r) => ({ name: r.name, virtual: virtual.some((v) => v.name === r.name) }));
+    .filter((r) => !SKIPPED_TABLES.has(r.name) && !shadows.has(r.name))
+    .map((r) => ({
+      name: r.name,
+      virtual: virtual.some((v) => v.name === r.name),
+      key: pagingKey(sql, r.name, r.sql ?? ''),
+    }));
 }
+
+export const quote = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
 function toCell(value: SqlStorageValue): JsonCell {
   if (value instanceof ArrayBuffer) {
@@ -64,157 +88,90 @@ function toCell(value: SqlStorageValue): JsonCell {
   return value;
 }
 
-function fromCell(cell: JsonCell): SqlStorageValue {
-  if (cell !== null && typeof cell === 'object') {
-    return Uint8Array.from(atob(cell.$base64), (c) => c.charCodeAt(0)).buffer;
+export function tableCounts(sql: SqlStorage): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const t of exportTables(sql)) {
+    const row = sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM ${quote(t.name)}`).one();
+    counts[t.name] = row.n;
   }
-  return cell;
+  return counts;
 }
 
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
-
-/** The whole database as NDJSON, read in one synchronous pass (a consistent snapshot). */
-export function exportNdjson(sql: SqlStorage, contextId: string): string {
-  const header: ExportHeader = {
+export function exportHeader(sql: SqlStorage, contextId: string): ExportHeader {
+  return {
     type: 'header',
     format: EXPORT_FORMAT,
-    format_version: 1,
+    format_version: EXPORT_FORMAT_VERSION,
     context_id: contextId,
     schema_version: readSchemaVersion(sql),
     exported_at: new Date().toISOString(),
+    counts: tableCounts(sql),
   };
-  const lines = [JSON.stringify(header)];
-  let count = 0;
-  for (const table of tables(sql)) {
-    const select = table.virtual
-      ? `SELECT rowid AS ${ROWID}, * FROM ${quote(table.name)}`
-      : `SELECT * FROM ${quote(table.name)}`;
-    for (const raw of sql.exec(select)) {
-      const row: Record<string, JsonCell> = {};
-      for (const [col, value] of Object.entries(raw)) row[col] = toCell(value);
-      // A PDF password is kept only until processing ends; it never goes into a backup.
-      if (table.name === 'documents' && 'password' in row) row.password = null;
-      lines.push(JSON.stringify({ type: 'row', table: table.name, row } satisfies RowLine));
-      count++;
-    }
-  }
-  lines.push(JSON.stringify({ type: 'end', rows: count }));
-  return `${lines.join('\n')}\n`;
 }
 
-export type ParsedExport =
-  { ok: true; header: ExportHeader; rows: RowLine[] } | { ok: false; error: string };
-
-/** Validates a whole export before anything is written. */
-export function parseExport(text: string): ParsedExport {
-  const lines = text.split('\n').filter((l) => l.trim() !== '');
-  const values: unknown[] = [];
-  for (const [i, line] of lines.entries()) {
-    try {
-      values.push(JSON.parse(line));
-    } catch {
-      return { ok: false, error: `line ${i + 1} is not JSON` };
-    }
-  }
-  const header = values[0] as Partial<ExportHeader> | undefined;
-  if (header?.type !== 'header' || header.format !== EXPORT_FORMAT || header.format_version !== 1) {
-    return { ok: false, error: `line 1 is not an ${EXPORT_FORMAT} v1 header` };
-  }
-  const version = header.schema_version;
-  if (
-    typeof version !== 'number' ||
-    !Number.isInteger(version) ||
-    version < 1 ||
-    version > LATEST_SCHEMA_VERSION
-  ) {
-    return {
-      ok: false,
-      error: `schema_version must be an integer from 1 to ${LATEST_SCHEMA_VERSION}`,
-    };
-  }
-  const rows: RowLine[] = [];
-  let ended = false;
-  for (const [i, value] of values.slice(1).entries()) {
-    const line = value as { type?: unknown; table?: unknown; row?: unknown; rows?: unknown };
-    if (line.type === 'end') {
-      if (line.rows !== rows.length)
-        return {
-          ok: false,
-          error: `end line counts ${String(line.rows)} rows, found ${rows.length}`,
-        };
-      ended = true;
-      continue;
-    }
-    if (
-      ended ||
-      line.type !== 'row' ||
-      typeof line.table !== 'string' ||
-      typeof line.row !== 'object' ||
-      line.row === null
-    ) {
-      return { ok: false, error: `line ${i + 2} is not a row line` };
-    }
-    rows.push(line as RowLine);
-  }
-  if (!ended) return { ok: false, error: 'the export has no end line (truncated?)' };
-  return { ok: true, header: header as ExportHeader, rows };
+/** Where the next page starts: a table (in export order) and the last key already sent. */
+export interface ExportCursor {
+  table: string;
+  after: (string | number)[];
 }
 
-/** Tables other than `_meta` that hold a row: none for a Context fresh from creation. */
-export function nonEmptyTables(sql: SqlStorage): string[] {
-  return tables(sql)
-    .filter((t) => t.name !== '_meta')
-    .filter((t) => sql.exec(`SELECT 1 FROM ${quote(t.name)} LIMIT 1`).toArray().length > 0)
-    .map((t) => t.name);
+export interface ExportPage {
+  /** Row lines, each one JSON text without its newline. */
+  lines: string[];
+  /** Rows per table in `lines`, so the Worker tallies the trailer without parsing them. */
+  counts: Record<string, number>;
+  next: ExportCursor | null;
 }
+
+/** Default page budget: far below the 32 MiB RPC limit and a small share of 128 MB. */
+export const PAGE_BYTES = 1024 * 1024;
 
 /**
- * Rebuilds the database from a parsed export: wipes it, applies schema steps up to the export's
- * version, then inserts every row in one transaction (all or nothing).
+ * Row lines from `cursor` on until about `maxBytes` of JSON (at least one row, so a single large
+ * row still moves). Pages are read in rowid order, so rows written while an export runs land in
+ * it only if they come after the cursor; each page on its own is consistent.
  */
-export async function importRows(
-  storage: DurableObjectStorage,
-  parsed: { header: ExportHeader; rows: RowLine[] },
-): Promise<number> {
-  await storage.deleteAll();
-  applyMigrations(storage, parsed.header.schema_version);
-  storage.transactionSync(() => {
-    for (const line of parsed.rows) {
-      const cols = Object.keys(line.row);
-      const names = cols.map((c) => (c === ROWID ? 'rowid' : quote(c)));
-      storage.sql.exec(
-        `INSERT OR REPLACE INTO ${quote(line.table)} (${names.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
-        ...cols.map((c) => fromCell(line.row[c] ?? null)),
-      );
+export function exportPage(
+  sql: SqlStorage,
+  cursor: ExportCursor | null,
+  maxBytes: number = PAGE_BYTES,
+): ExportPage {
+  const tables = exportTables(sql);
+  let index = cursor ? tables.findIndex((t) => t.name === cursor.table) : 0;
+  // A table dropped since the last page (a migration in between): go on with the next name.
+  if (index < 0 && cursor) index = tables.findIndex((t) => t.name > cursor.table);
+  let after = cursor && tables[index]?.name === cursor.table ? cursor.after : null;
+  const lines: string[] = [];
+  const counts: Record<string, number> = {};
+  let bytes = 0;
+  for (; index >= 0 && index < tables.length; index++, after = null) {
+    const table = tables[index];
+    if (!table) break;
+    const keys = table.key.map(
+      (k, i) => `${k === 'rowid' ? 'rowid' : quote(k)} AS "${PAGE_KEY}${i}"`,
+    );
+    const order = table.key.map((k) => (k === 'rowid' ? 'rowid' : quote(k))).join(', ');
+    const where = after ? `WHERE (${order}) > (${after.map(() => '?').join(', ')})` : '';
+    const rows = sql.exec(
+      `SELECT ${keys.join(', ')}, * FROM ${quote(table.name)} ${where} ORDER BY ${order}`,
+      ...(after ?? []),
+    );
+    for (const raw of rows) {
+      const row: Record<string, JsonCell> = {};
+      const key: (string | number)[] = [];
+      for (const [col, value] of Object.entries(raw)) {
+        if (col.startsWith(PAGE_KEY)) key.push(value as string | number);
+        else row[col] = toCell(value);
+      }
+      if (table.virtual) row[ROWID] = key[0] ?? null;
+      // A PDF password is kept only until processing ends; it never goes into a backup.
+      if (table.name === 'documents' && 'password' in row) row.password = null;
+      const line = JSON.stringify({ type: 'row', table: table.name, row } satisfies RowLine);
+      lines.push(line);
+      counts[table.name] = (counts[table.name] ?? 0) + 1;
+      bytes += line.length;
+      if (bytes >= maxBytes) return { lines, counts, next: { table: table.name, after: key } };
     }
-  });
-  return readSchemaVersion(storage.sql);
-}
-
-/** Import into a Context that holds nothing yet; on a failed replay it is left fresh at latest. */
-export async function importIntoEmpty(
-  storage: DurableObjectStorage,
-  ndjson: string,
-): Promise<Result<{ schema_version: number; rows: number }>> {
-  const parsed = parseExport(ndjson);
-  if (!parsed.ok) return fail({ kind: 'validation-error', detail: `import: ${parsed.error}` });
-  const holding = nonEmptyTables(storage.sql);
-  if (holding.length > 0) {
-    return fail({
-      kind: 'conflict',
-      detail: `import needs an empty Context (this one has rows in ${holding.join(', ')}): create a new one and import into it`,
-    });
   }
-  try {
-    const version = await importRows(storage, parsed);
-    return ok({ schema_version: version, rows: parsed.rows.length });
-  } catch (err) {
-    await storage.deleteAll();
-    applyMigrations(storage);
-    const detail = err instanceof Error ? err.message : String(err);
-    return fail({
-      kind: 'validation-error',
-      detail: `import: the rows could not be replayed: ${detail}`,
-    });
-  }
+  return { lines, counts, next: null };
 }

@@ -1,5 +1,14 @@
 import { DurableObject } from 'cloudflare:workers';
-import { exportNdjson, importIntoEmpty } from './context-export.ts';
+import {
+  exportHeader,
+  exportPage,
+  type ExportCursor,
+  type ExportHeader,
+  type ExportPage,
+  type RowLine,
+} from './context-export.ts';
+import * as restore from './context-import.ts';
+import { blobBySha, referencedBlobs, type DocumentBlob } from './document-blobs.ts';
 import * as documentsRpc from './documents-rpc.ts';
 import type { ConsolidationDecision } from '../inference/consolidate.ts';
 import * as modelRpc from './model-rpc.ts';
@@ -305,16 +314,56 @@ export class ContextStore extends DurableObject<Env> {
     return documentsRpc.complete(this.handle, id, chunks, pages);
   }
 
-  async exportNdjson(contextId: string): Promise<string> {
-    return exportNdjson(this.sql, contextId);
+  // backup and restore (issue 16): pages out, bounded batches in; store/context-*.ts
+  async exportHeader(contextId: string): Promise<ExportHeader> {
+    return exportHeader(this.sql, contextId);
   }
 
-  /** Restores an export into this (empty) Context, all or nothing. */
-  async importNdjson(ndjson: string): Promise<Result<{ schema_version: number; rows: number }>> {
-    const result = await importIntoEmpty(this.ctx.storage, ndjson);
-    this.version = null;
-    this.vectors.reset();
-    return result;
+  async exportPage(cursor: ExportCursor | null, maxBytes?: number): Promise<ExportPage> {
+    return exportPage(this.sql, cursor, maxBytes);
+  }
+
+  /** The R2 key of the document whose bytes hash to `sha256`, for the backup's blob route. */
+  async documentBlob(sha256: string): Promise<DocumentBlob | null> {
+    return blobBySha(this.sql, sha256);
+  }
+
+  /** Which of `keys` (one R2 listing page) a document of this Context references. */
+  async referencedBlobs(keys: string[]): Promise<{ blob_key: string; sha256: string }[]> {
+    return referencedBlobs(this.sql, keys);
+  }
+
+  /** Starts an all-or-nothing restore into this (empty) Context. */
+  async importBegin(input: {
+    contextId: string;
+    schemaVersion: number;
+    token: string;
+  }): Promise<Result<null>> {
+    return this.restoring(() => restore.beginImport(this.ctx.storage, input));
+  }
+
+  async importBatch(token: string, rows: RowLine[], firstLine: number): Promise<Result<number>> {
+    return this.restoring(async () =>
+      restore.importBatch(this.ctx.storage, token, rows, firstLine),
+    );
+  }
+
+  async importFinish(token: string, expected: Record<string, number>): Promise<Result<null>> {
+    return this.restoring(() => restore.finishImport(this.ctx.storage, token, expected));
+  }
+
+  async importAbort(token: string): Promise<void> {
+    return this.restoring(() => restore.abortImport(this.ctx.storage, token));
+  }
+
+  /** Restore steps rewrite the database: cached version and vectors are stale afterwards. */
+  private async restoring<T>(step: () => Promise<T>): Promise<T> {
+    try {
+      return await step();
+    } finally {
+      this.version = null;
+      this.vectors.reset();
+    }
   }
 
   // model-backed paths (issue 5): thin delegates to store/model-rpc.ts and store/model-paths.ts
