@@ -1,3 +1,4 @@
+import { scopesWithin } from '../scopes/grants.ts';
 import type { ItemRecord } from './types.ts';
 
 /**
@@ -66,4 +67,19 @@ export function withSupersession(sql: SqlStorage, record: ItemRecord): ItemRecor
     ...record,
     superseded_by: record.valid_until ? supersededBy(sql, record.id) : null,
   };
+}
+
+/**
+ * Whether a writer may close `closed` in favour of `replacement`. Both halves protect someone:
+ * the writer's write grant must cover every scope of the closed fact (nobody retires what they
+ * may not write), and the replacement must carry every scope of the closed fact, so each reader
+ * of the old value can read the new one (otherwise closing it would silently take a value away
+ * from readers who cannot see its successor). Every path that closes facts goes through here.
+ */
+export function mayClose(
+  writeGrant: readonly string[],
+  closed: readonly string[],
+  replacement: readonly string[],
+): boolean {
+  return scopesWithin(writeGrant, closed) && closed.every((s) => replacement.includes(s));
 }
