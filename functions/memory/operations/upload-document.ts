@@ -11,6 +11,7 @@ import {
 import { mediaTypeOf } from '../documents/detect-format.ts';
 import { uploadLimit } from '../documents/upload-limit.ts';
 import { checkPaths, itemWithinGrant } from '../scopes/grants.ts';
+import { lensFromGrant } from '../scopes/lens.ts';
 import { scopePathProblem } from '../scopes/path.ts';
 import type { DocumentRecord } from '../store/documents-table.ts';
 import { requireContext } from './contexts.ts';
@@ -169,8 +170,10 @@ async function receiveRaw(
 
 /**
  * `POST /api/v1/{ctx}/documents`: stores the file in R2, records a queued document and enqueues
- * its processing. The same bytes again return the existing document (`deduplicated: true`) and
- * leave no second blob behind; any failure after the blob was written removes it again.
+ * its processing. The same bytes again, with the same scopes, return the existing document
+ * (`deduplicated: true`) when the uploader may read it, and leave no second blob behind; otherwise
+ * the upload is a document of its own (its own id and blob). Any failure after the blob was
+ * written removes it again.
  */
 export async function uploadDocument(
   deps: OperationDeps,
@@ -192,16 +195,20 @@ export async function uploadDocument(
   try {
     checkScopes(auth, received.scopes);
     const created = unwrap(
-      await deps.store(input.contextId).createDocument({
-        id,
-        filename: received.filename,
-        content_type: received.contentType,
-        size_bytes: received.bytes,
-        sha256: received.sha256,
-        blob_key: key,
-        scopes: received.scopes,
-        password: received.password,
-      }),
+      await deps.store(input.contextId).createDocument(
+        {
+          id,
+          filename: received.filename,
+          content_type: received.contentType,
+          size_bytes: received.bytes,
+          sha256: received.sha256,
+          blob_key: key,
+          scopes: received.scopes,
+          password: received.password,
+        },
+        // De-duplication only among documents this uploader may read.
+        lensFromGrant(auth.key.grants['memory:read']),
+      ),
     );
     if (created.deduplicated) {
       await deps.env.BLOBS.delete(key);

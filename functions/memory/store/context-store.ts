@@ -256,8 +256,9 @@ export class ContextStore extends DurableObject<Env> {
 
   async createDocument(
     doc: NewDocument,
+    readLens: Lens,
   ): Promise<Result<{ document: DocumentRecord; deduplicated: boolean }>> {
-    return documentsRpc.create(this.handle, doc);
+    return documentsRpc.create(this.handle, doc, readLens);
   }
 
   async getDocument(id: string): Promise<Result<DocumentRecord>> {
