@@ -138,16 +138,17 @@ export class ContextStore extends DurableObject<Env> {
     });
   }
 
-  async getItem(id: string): Promise<Result<ItemRecord>> {
+  /** `readLens` decides which successor `superseded_by` may name (see validity.ts). */
+  async getItem(id: string, readLens: Lens): Promise<Result<ItemRecord>> {
     const row = getItemRow(this.sql, id);
     return row
-      ? ok(withSupersession(this.sql, toRecord(row)))
+      ? ok(withSupersession(this.sql, toRecord(row), readLens))
       : fail({ kind: 'not-found', detail: `no item ${id} in this Context` });
   }
 
   async listItems(input: ListItemsInput): Promise<{ items: ItemRecord[]; next: number | null }> {
     const page = listItems(this.sql, input);
-    return { ...page, items: page.items.map((i) => withSupersession(this.sql, i)) };
+    return { ...page, items: page.items.map((i) => withSupersession(this.sql, i, input.lens)) };
   }
 
   async recentItems(kind: ItemKind, lens: string[][], limit: number): Promise<ItemRecord[]> {
