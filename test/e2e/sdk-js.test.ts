@@ -61,7 +61,10 @@ describe('TypeScript SDK against a real local server', () => {
 
   it('keeps sessions and turns, builds context, chats (also streamed), reflects, consolidates', async () => {
     await memory.remember('Dana is the on-call engineer this week.', { scopes: ['team:a'] });
-    const session = await memory.createSession();
+    const session = await memory.createSession({ scopes: ['team:a'] });
+    expect(session.scopes).toEqual(['team:a']);
+    // A key scoped to team:a cannot open an unscoped session (only the root grant may).
+    await expect(memory.createSession()).rejects.toBeInstanceOf(ScopeError);
     await memory.addTurn(session.id, 'user', 'Who is on call?');
     const turns = await memory.listTurns(session.id);
     expect(turns.turns.map((t) => t.content)).toEqual(['Who is on call?']);

@@ -22,5 +22,14 @@ export const consolidateJob = defineJob(CONSOLIDATE_KIND, consolidateSchema, asy
     .first<ContextRow>();
   // A deleted or blocked Context is not consolidated; the job is simply done.
   if (!context || context.enforcement_blocked === 1) return;
-  await consolidateLens(deps, context, [['*']], false, providerOf(deps));
+  // Maintenance acts for the Context itself; `mayClose` still keeps every merge inside the
+  // scopes of the fact it closes, so no reader loses a value to a fact they cannot see.
+  const all = ['*'];
+  await consolidateLens(
+    deps,
+    context,
+    { lens: [all], grants: { 'memory:read': all, 'memory:write': all, 'memory:forget': all } },
+    false,
+    providerOf(deps),
+  );
 });

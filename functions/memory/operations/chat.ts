@@ -12,6 +12,7 @@ import { chargeTokens, currentBudget, type BudgetState } from './model-usage.ts'
 import { providerOf } from './model-provider.ts';
 import { retrieveMemory } from './model-retrieval.ts';
 import { cached, cacheKey, remember } from './response-cache.ts';
+import { sessionLens } from './session-lens.ts';
 import { assertNotBlocked } from './write-fact.ts';
 
 const MEMORY_K = 10;
@@ -61,6 +62,7 @@ export async function chat(
     const page = unwrap(
       await store.listTurns({
         sessionId: input.session_id,
+        lens: sessionLens(auth),
         limit: HISTORY_TURNS,
         offset: 0,
         newestFirst: true,

@@ -3,6 +3,7 @@ import type { AuthContext } from '../auth/principal.ts';
 import { unwrap } from '../errors.ts';
 import type { ItemKind, TurnRecord } from '../store/types.ts';
 import { searchContext } from './query.ts';
+import { sessionLens } from './session-lens.ts';
 import { requireContext } from './contexts.ts';
 import type { OperationDeps } from './deps.ts';
 import { tokenCount } from './tokens.ts';
@@ -73,6 +74,7 @@ export async function buildContextBlock(
     turns = unwrap(
       await store.listTurns({
         sessionId: input.session_id,
+        lens: sessionLens(auth),
         limit: CANDIDATE_TURNS,
         offset: 0,
         newestFirst: true,

@@ -14,8 +14,9 @@ export async function getFact(
   input: { contextId: string; id: string },
 ): Promise<ItemRecord> {
   await requireContext(deps, auth, input.contextId);
-  const item = unwrap(await deps.store(input.contextId).getItem(input.id));
-  if (!lensMatches(lensFromGrant(auth.key.grants['memory:read']), item.scopes)) {
+  const readable = lensFromGrant(auth.key.grants['memory:read']);
+  const item = unwrap(await deps.store(input.contextId).getItem(input.id, readable));
+  if (!lensMatches(readable, item.scopes)) {
     throw failure('not-found', `no item ${input.id} in this Context`);
   }
   return item;
@@ -73,7 +74,7 @@ export async function deleteFact(
 ): Promise<void> {
   await requireContext(deps, auth, input.contextId);
   const store = deps.store(input.contextId);
-  const item = unwrap(await store.getItem(input.id));
+  const item = unwrap(await store.getItem(input.id, lensFromGrant(auth.key.grants['memory:read'])));
   if (
     !lensMatches(lensFromGrant(auth.key.grants['memory:read']), item.scopes) &&
     !itemWithinGrant(auth.key, 'memory:forget', item.scopes)

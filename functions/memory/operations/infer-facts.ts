@@ -2,9 +2,12 @@ import type { AuthContext } from '../auth/principal.ts';
 import { unwrap } from '../errors.ts';
 import { extractFacts } from '../inference/extract-facts.ts';
 import type { ModelAttribution, TurnRecord } from '../inference/records.ts';
-import { reconcile } from '../inference/reconcile.ts';
+import { reconcile, type Decision } from '../inference/reconcile.ts';
 import type { ModelProvider } from '../models/provider.ts';
 import { lensFromGrant } from '../scopes/lens.ts';
+import type { LiveItem } from '../store/model-paths.ts';
+import { mayClose } from '../store/validity.ts';
+import { sessionLens } from './session-lens.ts';
 import type { AppliedChange, FactChange } from '../store/model-paths.ts';
 import type { ItemRecord, NewItem } from '../store/types.ts';
 import { requireContext } from './contexts.ts';
@@ -61,6 +64,7 @@ export async function inferAndStore(
     const page = unwrap(
       await store.listTurns({
         sessionId: input.draft.sessionId,
+        lens: sessionLens(auth),
         limit: RECENT_TURNS,
         offset: 0,
         newestFirst: true,
@@ -73,9 +77,17 @@ export async function inferAndStore(
     speaker: input.speaker,
     recentTurns,
   });
-  const lens = lensFromGrant(auth.key.grants['memory:write']);
-  const related = await store.modelRelatedFacts(extraction.statements, lens);
-  const decisions = reconcile(extraction.statements, related);
+  // Reconciliation compares only with facts this principal may read, and a decision to close
+  // or stand in for a fact it may not (see `mayClose`) becomes a plain create: the new fact is
+  // stored in the caller's scopes and the other stays as it is, for its own readers.
+  const writeGrant = auth.key.grants['memory:write'];
+  const readable = lensFromGrant(auth.key.grants['memory:read']);
+  const related = (await store.modelRelatedFacts(extraction.statements, readable)).filter((f) =>
+    usable(f, writeGrant, input.draft.scopes),
+  );
+  const decisions = reconcile(extraction.statements, related).map((d) =>
+    withinWriter(d, related, writeGrant, input.draft.scopes),
+  );
   const toEmbed = decisions.filter((d) => d.action !== 'noop').map((d) => d.content);
   const vectors = await embedCharged(deps, context, 'facts.infer', provider, toEmbed);
   let v = 0;
@@ -93,7 +105,7 @@ export async function inferAndStore(
     };
     return d.action === 'create' ? { action: 'create', item, reason: d.reason } : { ...d, item };
   });
-  const applied = changes.length > 0 ? await store.modelApplyFactChanges(changes) : [];
+  const applied = changes.length > 0 ? await store.modelApplyFactChanges(changes, writeGrant) : [];
   const budget = await chargeTokens(
     deps,
     context,
@@ -108,6 +120,44 @@ export async function inferAndStore(
       model: extraction.attribution,
     })),
     budget,
+  };
+}
+
+/** An existing fact may stand in for a new one when it reaches at least the new one's readers. */
+function standsIn(existing: LiveItem, scopes: readonly string[]): boolean {
+  return scopes.every((s) => existing.scopes.includes(s));
+}
+
+/** A related fact reconciliation may use: one this writer could close, or one that stands in. */
+function usable(fact: LiveItem, writeGrant: readonly string[], scopes: readonly string[]): boolean {
+  return mayClose(writeGrant, fact.scopes, scopes) || standsIn(fact, scopes);
+}
+
+/**
+ * A reconciliation decision as this writer may apply it. Closing a fact (update, supersede) needs
+ * `mayClose`; a no-op lets an existing fact stand in for the new one, so that fact must carry
+ * every scope the new one would (its readers include the new one's). Otherwise: create.
+ */
+export function withinWriter(
+  decision: Decision,
+  related: LiveItem[],
+  writeGrant: readonly string[],
+  scopes: readonly string[],
+): Decision {
+  if (decision.action === 'create') return decision;
+  // `pending:<n>` targets are facts of this same batch, written with these same scopes.
+  if (decision.target.startsWith('pending:')) return decision;
+  const target = related.find((f) => f.id === decision.target);
+  const allowed =
+    target !== undefined &&
+    (decision.action === 'noop'
+      ? standsIn(target, scopes)
+      : mayClose(writeGrant, target.scopes, scopes));
+  if (allowed) return decision;
+  return {
+    action: 'create',
+    content: decision.content,
+    reason: `${decision.reason}; stored as a new fact in this writer's scopes`,
   };
 }
 

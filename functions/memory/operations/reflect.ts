@@ -1,9 +1,9 @@
 import { resolveLens } from '../auth/guards.ts';
 import type { AuthContext } from '../auth/principal.ts';
 import { failure } from '../errors.ts';
-import { reflect as reflectOver, type Insight } from '../inference/reflect.ts';
+import { reflect as reflectOver, type Insight, type Reflection } from '../inference/reflect.ts';
 import type { ModelProvider, TokenUsage } from '../models/provider.ts';
-import { checkPaths } from '../scopes/grants.ts';
+import { checkPaths, itemWithinGrant } from '../scopes/grants.ts';
 import type { LensInput } from '../scopes/lens.ts';
 import { MemoryError } from '../errors.ts';
 import type { ItemRecord, NewItem } from '../store/types.ts';
@@ -72,7 +72,9 @@ export async function reflect(
   assertNotBlocked(context);
 
   const facts = await store.modelCurrentItems({ lens, kinds: ['fact'], limit: MAX_FACTS });
-  const result = await reflectOver(provider, facts);
+  const result = input.persist
+    ? await reflectPerScopes(provider, facts)
+    : await reflectOver(provider, facts);
   let ids: (string | null)[] = result.insights.map(() => null);
   if (input.persist && result.insights.length > 0) {
     ids = await persist(deps, auth, context, provider, result.insights, facts);
@@ -96,6 +98,36 @@ export async function reflect(
   return { response, budget };
 }
 
+/**
+ * Reflection for persisting, run once per distinct scope set. Item scopes are read as OR (a
+ * reader matching any one of them reads the item), so a reflection over a team:eng and a team:hr
+ * fact stored as [team:eng, team:hr] would show HR's words to eng readers. Grouping first gives
+ * each stored insight sources with one scope set, which it then carries exactly.
+ */
+async function reflectPerScopes(provider: ModelProvider, facts: ItemRecord[]): Promise<Reflection> {
+  const groups = new Map<string, ItemRecord[]>();
+  for (const fact of facts) {
+    const key = JSON.stringify([...new Set(fact.scopes)].sort());
+    const group = groups.get(key);
+    if (group) group.push(fact);
+    else groups.set(key, [fact]);
+  }
+  if (groups.size <= 1) return reflectOver(provider, facts);
+  const parts: Reflection[] = [];
+  for (const group of groups.values()) parts.push(await reflectOver(provider, group));
+  const [first] = parts;
+  if (!first) return reflectOver(provider, facts);
+  return {
+    insights: parts.flatMap((p) => p.insights),
+    usage: {
+      input_tokens: parts.reduce((n, p) => n + p.usage.input_tokens, 0),
+      output_tokens: parts.reduce((n, p) => n + p.usage.output_tokens, 0),
+      source: parts.every((p) => p.usage.source === 'provider') ? 'provider' : 'tokenizer',
+    },
+    attribution: first.attribution,
+  };
+}
+
 async function persist(
   deps: OperationDeps,
   auth: AuthContext,
@@ -113,7 +145,7 @@ async function persist(
     insights.map((i) => i.insight),
   );
   const items: NewItem[] = insights.map((insight, n) => {
-    // A reflection is visible where all of its sources are: the union of their scopes.
+    // Sources share one scope set (reflectPerScopes), which the reflection carries.
     const scopes = [...new Set(insight.sources.flatMap((s) => byId.get(s)?.scopes ?? []))].sort();
     const values = vectors[n];
     return {
@@ -129,6 +161,9 @@ async function persist(
   for (const item of items) {
     const denied = checkPaths(auth.key, 'memory:write', item.scopes);
     if (denied) throw new MemoryError(denied);
+    if (!itemWithinGrant(auth.key, 'memory:write', item.scopes)) {
+      throw failure('forbidden', "a reflection's scopes must lie inside this key's write grant");
+    }
   }
   const records = await deps.store(context.id).modelPersistReflections(
     items,

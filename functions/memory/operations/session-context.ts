@@ -4,6 +4,7 @@ import { buildContextBlock, type ContextBlock } from './context-block.ts';
 import { requireContext } from './contexts.ts';
 import type { OperationDeps } from './deps.ts';
 import { cached, cacheKey, remember } from './response-cache.ts';
+import { sessionLens } from './session-lens.ts';
 
 /**
  * `GET /sessions/{id}/context`: the session's prompt-ready context (its recent turns and the
@@ -16,7 +17,7 @@ export async function sessionContext(
 ): Promise<ContextBlock & { session_id: string; cached: boolean }> {
   await requireContext(deps, auth, input.contextId);
   const store = deps.store(input.contextId);
-  unwrap(await store.getSession(input.sessionId));
+  unwrap(await store.getSession(input.sessionId, sessionLens(auth)));
   const key = await cacheKey({
     op: 'session-context',
     session: input.sessionId,
@@ -26,7 +27,13 @@ export async function sessionContext(
   const hit = await cached<ContextBlock>(store, key);
   if (hit) return { ...hit, session_id: input.sessionId, cached: true };
   const last = unwrap(
-    await store.listTurns({ sessionId: input.sessionId, limit: 5, offset: 0, newestFirst: true }),
+    await store.listTurns({
+      sessionId: input.sessionId,
+      lens: sessionLens(auth),
+      limit: 5,
+      offset: 0,
+      newestFirst: true,
+    }),
   ).turns.find((t) => t.role === 'user');
   const block = await buildContextBlock(deps, auth, {
     contextId: input.contextId,

@@ -5,6 +5,9 @@ import { ModelError } from '../models/provider.ts';
 import type { TurnRecord } from '../store/types.ts';
 import type { OperationDeps } from './deps.ts';
 import { inferAndStore } from './infer-facts.ts';
+import { sessionLens } from './session-lens.ts';
+import { actorOf } from '../jobs/actor.ts';
+import { itemWithinGrant } from '../scopes/grants.ts';
 
 export const EXTRACT_TURNS_KIND = 'extract_turns';
 
@@ -20,6 +23,7 @@ export interface TurnExtractionState {
  */
 export async function scheduleTurnExtraction(
   deps: OperationDeps,
+  auth: AuthContext,
   contextId: string,
   turn: TurnRecord,
   blocked: boolean,
@@ -44,6 +48,8 @@ export async function scheduleTurnExtraction(
         context_id: contextId,
         session_id: turn.session_id,
         turn_id: turn.id,
+        // The grants of the key that added the turn, as they are now: the job acts with these.
+        actor: actorOf(auth),
       });
       state = { status: 'queued', detail: null };
     } catch (err) {
@@ -63,31 +69,28 @@ export async function scheduleTurnExtraction(
   return state;
 }
 
-/** The job's own principal: it acts for the Context, on everything in it. */
-export function systemAuth(contextId: string): AuthContext {
-  return {
-    principal: { id: 'system', kind: 'management', displayName: 'system' },
-    key: {
-      keyId: 'system',
-      contextId,
-      grants: { 'memory:read': ['*'], 'memory:write': ['*'], 'memory:forget': ['*'] },
-      scopeFloor: null,
-    },
-  };
-}
-
 /**
  * The `extract_turns` job body: extracts and reconciles facts from one user turn, with the
- * session's earlier turns as context. Idempotent: a turn already extracted is skipped.
+ * session's earlier turns as context, acting as `auth` (the principal who added the turn, with the
+ * grants captured when it was queued). The facts carry the session's scopes; reconciliation sees
+ * only what that principal may read and closes only what it may write. Idempotent: a turn
+ * already extracted is skipped.
  */
 export async function extractTurn(
   deps: OperationDeps,
+  auth: AuthContext,
   input: { contextId: string; sessionId: string; turnId: string },
   provider?: ModelProvider,
 ): Promise<TurnExtractionState> {
   const store = deps.store(input.contextId);
   const found = await store.modelTurn(input.turnId);
-  if (!found) return { status: 'skipped', detail: 'the turn no longer exists' };
+  if (!found || found.turn.session_id !== input.sessionId) {
+    return { status: 'skipped', detail: 'the turn no longer exists' };
+  }
+  const skip = async (detail: string): Promise<TurnExtractionState> => {
+    await store.modelSetTurnExtraction(input.turnId, { status: 'not_run', detail });
+    return { status: 'skipped', detail };
+  };
   if (found.extraction?.status === 'done') return { status: 'done', detail: 'already extracted' };
   const row = await deps.db
     .prepare('SELECT enforcement_blocked FROM contexts WHERE id = ?')
@@ -101,17 +104,26 @@ export async function extractTurn(
     });
     return { status: 'not_run', detail: 'Context blocked' };
   }
-  const session = await store.getSession(input.sessionId);
-  const speaker = session.ok ? speakerOfSession(session.value.metadata) : 'User';
+  const session = await store.getSession(input.sessionId, sessionLens(auth));
+  if (!session.ok) {
+    return skip(
+      'the session no longer exists or is outside the grants of the key that added the turn',
+    );
+  }
+  const scopes = session.value.scopes;
+  if (!itemWithinGrant(auth.key, 'memory:write', scopes)) {
+    return skip("the session's scopes are outside the write grant of the key that added the turn");
+  }
+  const speaker = speakerOfSession(session.value.metadata);
   try {
     const outcome = await inferAndStore(
       deps,
-      systemAuth(input.contextId),
+      auth,
       {
         contextId: input.contextId,
         draft: {
           content: found.turn.content,
-          scopes: [],
+          scopes,
           metadata: null,
           sessionId: input.sessionId,
         },

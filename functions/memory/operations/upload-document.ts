@@ -11,6 +11,7 @@ import {
 import { mediaTypeOf } from '../documents/detect-format.ts';
 import { uploadLimit } from '../documents/upload-limit.ts';
 import { checkPaths, itemWithinGrant } from '../scopes/grants.ts';
+import { lensFromGrant } from '../scopes/lens.ts';
 import { scopePathProblem } from '../scopes/path.ts';
 import { textProblem } from '../../../src/lib/well-formed-text.ts';
 import type { DocumentRecord } from '../store/documents-table.ts';
@@ -212,8 +213,9 @@ async function storeRaw(
 /**
  * `POST /api/v1/{ctx}/documents`: stores the file in R2, records a queued document and enqueues
  * its processing. Every field (scopes, grant, filename, declared size) is checked before the
- * first byte goes to R2; once it has, any failure removes the blob again, and the same bytes
- * again return the existing document (`deduplicated: true`) without a second blob.
+ * first byte goes to R2; once it has, any failure removes the blob again. The same bytes again,
+ * with the same scopes, return the existing document (`deduplicated: true`) when the uploader may
+ * read it, and leave no second blob behind; otherwise the upload is a document of its own.
  */
 export async function uploadDocument(
   deps: OperationDeps,
@@ -239,16 +241,20 @@ export async function uploadDocument(
       stored = await storeRaw(deps, input.request, key, limit, meta.contentType);
     }
     const created = unwrap(
-      await deps.store(input.contextId).createDocument({
-        id,
-        filename: meta.filename,
-        content_type: meta.contentType,
-        size_bytes: stored.bytes,
-        sha256: stored.sha256,
-        blob_key: key,
-        scopes: meta.scopes,
-        password: meta.password,
-      }),
+      await deps.store(input.contextId).createDocument(
+        {
+          id,
+          filename: meta.filename,
+          content_type: meta.contentType,
+          size_bytes: stored.bytes,
+          sha256: stored.sha256,
+          blob_key: key,
+          scopes: meta.scopes,
+          password: meta.password,
+        },
+        // De-duplication only among documents this uploader may read.
+        lensFromGrant(auth.key.grants['memory:read']),
+      ),
     );
     if (created.deduplicated) {
       await deps.env.BLOBS.delete(key);

@@ -7,6 +7,7 @@ import type { ItemRecord, NewItem } from '../store/types.ts';
 import { requireContext, type ContextRow } from './contexts.ts';
 import type { FactDraft, OperationDeps } from './deps.ts';
 import { withIdempotency, type StoredResponse } from './idempotency.ts';
+import { sessionWriteLens } from './session-lens.ts';
 
 export interface WriteFactsInput {
   contextId: string;
@@ -75,7 +76,7 @@ export async function writeFacts(
   const context = await requireContext(deps, auth, input.contextId);
   const store = deps.store(input.contextId);
   for (const sessionId of new Set(input.drafts.map((d) => d.sessionId))) {
-    if (sessionId !== null) unwrap(await store.getSession(sessionId));
+    if (sessionId !== null) unwrap(await store.getSession(sessionId, sessionWriteLens(auth)));
   }
   if (input.infer === 'full') {
     assertNotBlocked(context);

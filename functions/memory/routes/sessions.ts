@@ -19,13 +19,20 @@ import {
   jsonBody,
   jsonResponse,
   MAX_CONTENT_CHARS,
+  MAX_SCOPES,
   Metadata,
   notFound,
+  ScopePath,
 } from './schemas.ts';
 
 const SessionSchema = z
   .object({
     id: z.string(),
+    scopes: z.array(z.string()).openapi({
+      description:
+        'Scope paths, as on facts: reading the session and its turns needs a read grant matching them, adding turns a write grant covering them; [] is unscoped (root grant only)',
+      example: ['team:eng'],
+    }),
     metadata: z.record(z.string(), z.unknown()).nullable(),
     created_at: z.string(),
     updated_at: z.string(),
@@ -75,6 +82,10 @@ const create = createRoute({
           .string()
           .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/, 'id: letters, digits, "_", "-", "."')
           .optional(),
+        scopes: z.array(ScopePath).max(MAX_SCOPES).optional().openapi({
+          description:
+            "Scope paths inside the key's write grant (and not below its scope floor). Omitted: unscoped, as for a fact without scopes, which needs the root (*) write grant. Facts extracted from the session's turns get these scopes.",
+        }),
         metadata: Metadata.optional(),
       }),
     ),
@@ -169,6 +180,7 @@ export const sessionsRoutes: RouteModule = {
         await createSession(c.get('deps'), principalOf(c), {
           contextId: c.req.valid('param').context_id,
           id: body.id,
+          scopes: body.scopes,
           metadata: asJsonObject(body.metadata) ?? undefined,
         }),
         201,

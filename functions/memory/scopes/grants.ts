@@ -38,7 +38,11 @@ export function checkPaths(
 
 /** True when an item with these scopes lies inside the key's grant for a verb. */
 export function itemWithinGrant(key: KeyGrant, verb: Verb, itemScopes: readonly string[]): boolean {
-  const granted = key.grants[verb];
+  return scopesWithin(key.grants[verb], itemScopes);
+}
+
+/** True when every scope lies under a granted path; an unscoped item needs the root grant. */
+export function scopesWithin(granted: readonly string[], itemScopes: readonly string[]): boolean {
   if (granted.includes(ROOT_SCOPE)) return true;
   if (itemScopes.length === 0) return false;
   return itemScopes.every((s) => granted.some((g) => covers(g, s)));

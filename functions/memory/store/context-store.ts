@@ -48,6 +48,7 @@ import {
   type ListItemsInput,
 } from './items.ts';
 import { applyMigrations, readSchemaVersion, type MigrationStep } from './schema/runner.ts';
+import type { Lens } from '../scopes/lens.ts';
 import { search } from './search.ts';
 import * as sessions from './sessions.ts';
 import type {
@@ -147,16 +148,17 @@ export class ContextStore extends DurableObject<Env> {
     });
   }
 
-  async getItem(id: string): Promise<Result<ItemRecord>> {
+  /** `readLens` decides which successor `superseded_by` may name (see validity.ts). */
+  async getItem(id: string, readLens: Lens): Promise<Result<ItemRecord>> {
     const row = getItemRow(this.sql, id);
     return row
-      ? ok(withSupersession(this.sql, toRecord(row)))
+      ? ok(withSupersession(this.sql, toRecord(row), readLens))
       : fail({ kind: 'not-found', detail: `no item ${id} in this Context` });
   }
 
   async listItems(input: ListItemsInput): Promise<{ items: ItemRecord[]; next: number | null }> {
     const page = listItems(this.sql, input);
-    return { ...page, items: page.items.map((i) => withSupersession(this.sql, i)) };
+    return { ...page, items: page.items.map((i) => withSupersession(this.sql, i, input.lens)) };
   }
 
   async recentItems(kind: ItemKind, lens: string[][], limit: number): Promise<ItemRecord[]> {
@@ -221,34 +223,42 @@ export class ContextStore extends DurableObject<Env> {
     completeIdempotent(this.sql, principalId, key, status, body);
   }
 
+  // Sessions: every call carries the caller's lens (and grant, for changes); see store/sessions.ts.
   async createSession(input: {
     id: string | null;
     metadata: JsonObject | null;
+    scopes: string[];
   }): Promise<Result<SessionRecord>> {
     return sessions.createSession(this.sql, input, new Date().toISOString());
   }
 
-  async getSession(id: string): Promise<Result<SessionRecord>> {
-    return sessions.getSession(this.sql, id);
+  async getSession(id: string, lens: Lens): Promise<Result<SessionRecord>> {
+    return sessions.getSession(this.sql, id, lens);
   }
 
-  async listSessions(
-    limit: number,
-    offset: number,
-  ): Promise<{ sessions: SessionRecord[]; total: number }> {
-    return sessions.listSessions(this.sql, limit, offset);
+  async listSessions(input: {
+    limit: number;
+    offset: number;
+    lens: Lens;
+  }): Promise<{ sessions: SessionRecord[]; total: number }> {
+    return sessions.listSessions(this.sql, input);
   }
 
-  async deleteSession(id: string): Promise<Result<null>> {
-    return this.atomically(() => sessions.deleteSession(this.sql, id));
+  async deleteSession(
+    id: string,
+    access: { lens: Lens; forgetGrant: string[] },
+  ): Promise<Result<null>> {
+    return this.atomically(() => sessions.deleteSession(this.sql, id, access));
   }
 
   async appendTurn(input: {
     sessionId: string;
     role: string;
     content: string;
+    access: { lens: Lens; writeGrant: string[] };
   }): Promise<Result<TurnRecord>> {
-    return sessions.appendTurn(this.sql, input, new Date().toISOString());
+    const now = new Date().toISOString();
+    return this.atomically(() => sessions.appendTurn(this.sql, input, now));
   }
 
   async listTurns(input: {
@@ -256,6 +266,7 @@ export class ContextStore extends DurableObject<Env> {
     limit: number;
     offset: number;
     newestFirst?: boolean;
+    lens: Lens;
   }): Promise<Result<{ turns: TurnRecord[]; total: number }>> {
     return sessions.listTurns(this.sql, input);
   }
@@ -274,8 +285,9 @@ export class ContextStore extends DurableObject<Env> {
 
   async createDocument(
     doc: NewDocument,
+    readLens: Lens,
   ): Promise<Result<{ document: DocumentRecord; deduplicated: boolean }>> {
-    return documentsRpc.create(this.handle, doc);
+    return documentsRpc.create(this.handle, doc, readLens);
   }
 
   async getDocument(id: string): Promise<Result<DocumentRecord>> {
@@ -380,8 +392,11 @@ export class ContextStore extends DurableObject<Env> {
     return modelRpc.relatedFacts(this.modelHandle, statements, lens);
   }
 
-  async modelApplyFactChanges(changes: FactChange[]): Promise<AppliedChange[]> {
-    return modelRpc.applyFactChanges(this.modelHandle, changes);
+  async modelApplyFactChanges(
+    changes: FactChange[],
+    writeGrant: string[],
+  ): Promise<AppliedChange[]> {
+    return modelRpc.applyFactChanges(this.modelHandle, changes, writeGrant);
   }
 
   async modelRetrieve(
@@ -402,8 +417,11 @@ export class ContextStore extends DurableObject<Env> {
     return modelRpc.persistReflections(this.modelHandle, items, sources);
   }
 
-  async modelApplyConsolidation(decisions: ConsolidationDecision[]): Promise<number> {
-    return modelRpc.applyConsolidation(this.modelHandle, decisions);
+  async modelApplyConsolidation(
+    decisions: ConsolidationDecision[],
+    writeGrant: string[],
+  ): Promise<number> {
+    return modelRpc.applyConsolidation(this.modelHandle, decisions, writeGrant);
   }
 
   async modelRecordUsage(entry: ModelUsageEntry): Promise<void> {

@@ -44,13 +44,23 @@ function atomically<T>(h: StoreHandle, fn: () => T): T {
 
 const now = () => new Date().toISOString();
 
+/** `lens`: the uploader's read grant; de-duplication only ever returns a document inside it. */
 export function create(
   h: StoreHandle,
   doc: NewDocument,
+  lens: string[][],
 ): Result<{ document: DocumentRecord; deduplicated: boolean }> {
   const gate = ready(h);
   if (!gate.ok) return gate;
-  const created = atomically(h, () => documents.createDocument(h.storage.sql, doc, now()));
+  const created = atomically(h, () => documents.createDocument(h.storage.sql, doc, lens, now()));
+  if (created === null) {
+    return fail({
+      kind: 'service-unavailable',
+      detail:
+        'this Context is being upgraded to a schema that stores this document; try again shortly',
+      retryAfter: 60,
+    });
+  }
   return ok({ document: created.record, deduplicated: created.deduplicated });
 }
 

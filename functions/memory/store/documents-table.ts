@@ -111,16 +111,46 @@ export interface NewDocument {
   password: string | null;
 }
 
-/** Inserts a queued document, or returns the one already holding the same bytes. */
+/** Same scopes, in any order: the only documents an upload may collapse into. */
+function sameScopes(a: readonly string[], b: readonly string[]): boolean {
+  const left = new Set(a);
+  const right = new Set(b);
+  return left.size === right.size && [...left].every((s) => right.has(s));
+}
+
+/** Before the `document-dedup-per-reader` step, `sha256` is still UNIQUE (V2). */
+function hashIsUnique(sql: SqlStorage): boolean {
+  return (
+    sql
+      .exec<{ n: number }>(
+        `SELECT COUNT(*) AS n FROM pragma_index_list('documents') WHERE "unique" = 1 AND origin = 'u'`,
+      )
+      .one().n > 0
+  );
+}
+
+/**
+ * Inserts a queued document, or returns the one already holding the same bytes, but only when
+ * the uploader may read that one (`lens`: its read grant) and it has exactly the scopes asked for.
+ * Any other document with the same bytes is neither returned nor named: the upload is stored as a
+ * document of its own. Null while the table still has V2's UNIQUE hash and another document holds
+ * the bytes (the Context awaits its schema upgrade).
+ */
 export function createDocument(
   sql: SqlStorage,
   doc: NewDocument,
+  lens: string[][],
   now: string,
-): { record: DocumentRecord; deduplicated: boolean } {
-  const existing = sql
-    .exec<DocumentRow>('SELECT * FROM documents WHERE sha256 = ?', doc.sha256)
-    .toArray()[0];
-  if (existing) return { record: toRecord(existing), deduplicated: true };
+): { record: DocumentRecord; deduplicated: boolean } | null {
+  const sameBytes = sql
+    .exec<DocumentRow>('SELECT * FROM documents WHERE sha256 = ? ORDER BY created_at', doc.sha256)
+    .toArray()
+    .map(toRecord);
+  const mine = sameBytes.find(
+    (d) => lensMatches(lens, d.scopes) && sameScopes(d.scopes, doc.scopes),
+  );
+  if (mine) return { record: mine, deduplicated: true };
+  if (sameBytes.length > 0 && hashIsUnique(sql)) return null;
   sql.exec(
     `INSERT INTO documents (id, filename, content_type, size_bytes, sha256, blob_key, status, scopes,
        password, created_at, updated_at)
@@ -253,11 +283,18 @@ export function completeDocument(
   return true;
 }
 
-/** Deletes a document and its chunks from every index; returns its blob key for R2 removal. */
+/**
+ * Deletes a document and its chunks from every index; returns its blob key for R2 removal, or
+ * null when there is nothing to remove. Each upload writes its own blob key (not content
+ * addressed), but a blob another row still names is never handed out for deletion.
+ */
 export function deleteDocument(sql: SqlStorage, vectors: VectorCache, id: string): string | null {
   const found = row(sql, id);
   if (!found) return null;
   deleteItemsBySource(sql, vectors, documentSourceId(id));
   sql.exec('DELETE FROM documents WHERE id = ?', id);
-  return found.blob_key;
+  const shared = sql
+    .exec('SELECT 1 FROM documents WHERE blob_key = ? LIMIT 1', found.blob_key)
+    .toArray().length;
+  return shared > 0 ? null : found.blob_key;
 }

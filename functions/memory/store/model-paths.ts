@@ -1,6 +1,7 @@
 import { lensMatches } from '../scopes/lens.ts';
 import { getItemRow, insertItems, toRecord, type ItemRow } from './items.ts';
 import type { ItemRecord, NewItem } from './types.ts';
+import { mayClose } from './validity.ts';
 import type { VectorCache } from './vectors.ts';
 
 /**
@@ -117,6 +118,7 @@ export function applyFactChanges(
   sql: SqlStorage,
   vectors: VectorCache,
   changes: FactChange[],
+  writeGrant: readonly string[],
   now: string,
 ): AppliedChange[] {
   const created = new Map<number, string>();
@@ -136,9 +138,18 @@ export function applyFactChanges(
     if (!record) return;
     created.set(index, record.id);
     let replaces: string | null = null;
+    let action = change.action;
+    let reason = change.reason;
     if (change.action !== 'create') {
       const target = resolve(change.target);
-      if (closeItem(sql, vectors, target, now)) {
+      const row = getItemRow(sql, target);
+      const targetScopes = row ? (JSON.parse(row.scopes) as string[]) : [];
+      if (!mayClose(writeGrant, targetScopes, record.scopes)) {
+        // The old fact is not this writer's to retire (or its readers could not see the new
+        // one): both stay current, and the response names only the fact just written.
+        action = 'create';
+        reason = `${reason}; stored alongside: the fact it would replace is outside this writer's scopes`;
+      } else if (closeItem(sql, vectors, target, now)) {
         linkItems(
           sql,
           record.id,
@@ -149,12 +160,7 @@ export function applyFactChanges(
         replaces = target;
       }
     }
-    out.push({
-      action: change.action,
-      reason: change.reason,
-      fact: { ...record, valid_until: null },
-      replaces,
-    });
+    out.push({ action, reason, fact: { ...record, valid_until: null }, replaces });
   });
   return out;
 }

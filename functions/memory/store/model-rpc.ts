@@ -3,6 +3,7 @@ import type { ConsolidationDecision } from '../inference/consolidate.ts';
 import { getItemRow, insertItems, type ItemRow } from './items.ts';
 import * as paths from './model-paths.ts';
 import { readSchemaVersion } from './schema/runner.ts';
+import { mayClose } from './validity.ts';
 import { search } from './search.ts';
 import type { ItemRecord, NewItem, SearchRequest, TurnRecord } from './types.ts';
 import { insertVector, itemsMissingVectors, type VectorCache } from './vectors.ts';
@@ -89,12 +90,20 @@ export function retrieve(
   return out;
 }
 
+/** `writeGrant`: the writer's `memory:write` paths; only facts inside them are closed. */
 export function applyFactChanges(
   h: ModelHandle,
   changes: paths.FactChange[],
+  writeGrant: readonly string[],
 ): paths.AppliedChange[] {
   const now = new Date().toISOString();
-  return atomically(h, () => paths.applyFactChanges(h.storage.sql, h.vectors, changes, now));
+  return atomically(h, () =>
+    paths.applyFactChanges(h.storage.sql, h.vectors, changes, writeGrant, now),
+  );
+}
+
+function scopesOf(row: ItemRow): string[] {
+  return JSON.parse(row.scopes) as string[];
 }
 
 /** Stores reflections, each linked to the items it rests on. */
@@ -114,15 +123,25 @@ export function persistReflections(
   });
 }
 
-/** Closes merged and superseded facts, linked to the fact that replaces them. */
-export function applyConsolidation(h: ModelHandle, decisions: ConsolidationDecision[]): number {
+/**
+ * Closes merged and superseded facts, linked to the fact that replaces them. A decision the
+ * writer may not apply (see `mayClose`) is skipped, whoever planned it.
+ */
+export function applyConsolidation(
+  h: ModelHandle,
+  decisions: ConsolidationDecision[],
+  writeGrant: readonly string[],
+): number {
   const now = new Date().toISOString();
   return atomically(h, () => {
     let applied = 0;
     for (const d of decisions) {
       if (d.action === 'keep') continue;
       const into = d.action === 'merge' ? d.into : d.by;
-      if (!getItemRow(h.storage.sql, into)) continue;
+      const survivor = getItemRow(h.storage.sql, into);
+      const closed = getItemRow(h.storage.sql, d.id);
+      if (!survivor || !closed) continue;
+      if (!mayClose(writeGrant, scopesOf(closed), scopesOf(survivor))) continue;
       if (paths.closeItem(h.storage.sql, h.vectors, d.id, now)) {
         // Same direction as `?infer=full`: the newer fact `supersedes` the closed one; a
         // duplicate is `merged_into` the fact it went into.

@@ -80,6 +80,8 @@ export interface SearchHit {
 
 export interface SessionRecord {
   id: string;
+  /** Scope paths, as on facts; `[]` is unscoped (only the root grant reads it). */
+  scopes: string[];
   metadata: JsonObject | null;
   created_at: string;
   updated_at: string;

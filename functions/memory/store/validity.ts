@@ -1,3 +1,5 @@
+import { scopesWithin } from '../scopes/grants.ts';
+import { lensMatches, type Lens } from '../scopes/lens.ts';
 import type { ItemRecord } from './types.ts';
 
 /**
@@ -40,30 +42,55 @@ export function hasValidity(sql: SqlStorage): boolean {
   return hasColumn(sql, 'items', 'valid_until');
 }
 
-/** The item that replaced a closed one (newest link first), or null. */
-export function supersededBy(sql: SqlStorage, id: string): string | null {
+/**
+ * The item that replaced a closed one (newest link first) among those `lens` may read, or null:
+ * a reader is never handed the id of a fact outside its grant (links made before closing
+ * required the successor to carry the closed fact's scopes could point at one).
+ */
+export function supersededBy(sql: SqlStorage, id: string, lens: Lens): string | null {
   if (!hasTable(sql, 'item_links')) return null;
-  const row = sql
+  const rows = sql
     .exec<{ other: string }>(
       `SELECT from_id AS other, created_at FROM item_links
         WHERE to_id = ? AND relation IN (${CLOSED_BY_FROM.map(() => '?').join(', ')})
        UNION ALL
        SELECT to_id AS other, created_at FROM item_links
         WHERE from_id = ? AND relation IN (${CLOSED_INTO_TO.map(() => '?').join(', ')})
-       ORDER BY created_at DESC LIMIT 1`,
+       ORDER BY created_at DESC`,
       id,
       ...CLOSED_BY_FROM,
       id,
       ...CLOSED_INTO_TO,
     )
-    .toArray()[0];
-  return row?.other ?? null;
+    .toArray();
+  for (const row of rows) {
+    const other = sql
+      .exec<{ scopes: string }>('SELECT scopes FROM items WHERE id = ?', row.other)
+      .toArray()[0];
+    if (other && lensMatches(lens, JSON.parse(other.scopes) as string[])) return row.other;
+  }
+  return null;
 }
 
-/** Adds `superseded_by` to closed records (open ones get null). */
-export function withSupersession(sql: SqlStorage, record: ItemRecord): ItemRecord {
+/** Adds `superseded_by` to closed records (open ones get null), as `lens` may see it. */
+export function withSupersession(sql: SqlStorage, record: ItemRecord, lens: Lens): ItemRecord {
   return {
     ...record,
-    superseded_by: record.valid_until ? supersededBy(sql, record.id) : null,
+    superseded_by: record.valid_until ? supersededBy(sql, record.id, lens) : null,
   };
+}
+
+/**
+ * Whether a writer may close `closed` in favour of `replacement`. Both halves protect someone:
+ * the writer's write grant must cover every scope of the closed fact (nobody retires what they
+ * may not write), and the replacement must carry every scope of the closed fact, so each reader
+ * of the old value can read the new one (otherwise closing it would silently take a value away
+ * from readers who cannot see its successor). Every path that closes facts goes through here.
+ */
+export function mayClose(
+  writeGrant: readonly string[],
+  closed: readonly string[],
+  replacement: readonly string[],
+): boolean {
+  return scopesWithin(writeGrant, closed) && closed.every((s) => replacement.includes(s));
 }

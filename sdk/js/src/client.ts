@@ -203,7 +203,14 @@ export class MemoryClient {
 
   // --- sessions ----------------------------------------------------------------------------
 
-  createSession(options: { metadata?: Record<string, unknown> } = {}): Promise<Session> {
+  /**
+   * Creates a session. `scopes` must lie inside the key's write grant; reading the session and its
+   * turns then needs a read grant matching them. Omitted: unscoped, which needs the root grant.
+   * Facts extracted from its turns carry the same scopes.
+   */
+  createSession(
+    options: { id?: string; scopes?: string[]; metadata?: Record<string, unknown> } = {},
+  ): Promise<Session> {
     return this.#call({
       method: 'POST',
       path: this.#p('/sessions'),

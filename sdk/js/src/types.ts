@@ -45,7 +45,12 @@ export interface QueryResponse {
 
 export interface Session {
   id: string;
+  /** Scope paths; `[]` is unscoped (only a root grant reads it). */
+  scopes: string[];
+  metadata?: Record<string, unknown> | null;
+  turn_count?: number;
   created_at?: string;
+  updated_at?: string;
   [field: string]: unknown;
 }
 

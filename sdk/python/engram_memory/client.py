@@ -208,8 +208,17 @@ class MemoryClient:
 
     # --- sessions ------------------------------------------------------------------------------
 
-    def create_session(self, *, metadata: Optional[JSON] = None) -> JSON:
-        body = {"metadata": metadata}
+    def create_session(
+        self,
+        *,
+        id: Optional[str] = None,
+        scopes: Optional[List[str]] = None,
+        metadata: Optional[JSON] = None,
+    ) -> JSON:
+        """Create a session. ``scopes`` must lie inside the key's write grant; reading the session
+        and its turns then needs a read grant matching them. Omitted: unscoped (root grant only).
+        Facts extracted from its turns carry the same scopes."""
+        body = {"id": id, "scopes": scopes, "metadata": metadata}
         return self._t.request("POST", self._p("/sessions"), json_body=body, retryable=False)
 
     def list_sessions(self, *, limit: Optional[int] = None, offset: Optional[int] = None) -> JSON:

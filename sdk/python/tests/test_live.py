@@ -71,7 +71,10 @@ if BASE_URL and MANAGEMENT_KEY:
 
         def test_sessions_context_chat_reflect_consolidate(self) -> None:
             self.memory.remember("Erin owns the billing service.", scopes=["team:a"])
-            session = self.memory.create_session()
+            session = self.memory.create_session(scopes=["team:a"])
+            self.assertEqual(session["scopes"], ["team:a"])
+            with self.assertRaises(MemoryScopeError):
+                self.memory.create_session()
             self.memory.add_turn(session["id"], "user", "Who owns billing?")
             turns = self.memory.list_turns(session["id"])["turns"]
             self.assertEqual([t["content"] for t in turns], ["Who owns billing?"])

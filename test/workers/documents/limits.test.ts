@@ -113,16 +113,19 @@ describe('interrupted processing', () => {
     const store = env.CONTEXT_STORE.getByName('doc-evict');
     // Written straight to R2 and the store (no API call), so no queue message races this test.
     await env.BLOBS.put(`documents/doc-evict/${id}`, text);
-    const created = await store.createDocument({
-      id,
-      filename: 'orchard.txt',
-      content_type: 'text/plain',
-      size_bytes: text.length,
-      sha256: 'f'.repeat(64),
-      blob_key: `documents/doc-evict/${id}`,
-      scopes: ['*'],
-      password: null,
-    });
+    const created = await store.createDocument(
+      {
+        id,
+        filename: 'orchard.txt',
+        content_type: 'text/plain',
+        size_bytes: text.length,
+        sha256: 'f'.repeat(64),
+        blob_key: `documents/doc-evict/${id}`,
+        scopes: ['*'],
+        password: null,
+      },
+      [['*']],
+    );
     expect(created.ok).toBe(true);
 
     // A first attempt got as far as embedding and wrote chunks, then the object was evicted.
@@ -178,16 +181,19 @@ describe('a dead-lettered document job', () => {
     await createContext('doc-dead');
     const store = env.CONTEXT_STORE.getByName('doc-dead');
     const id = 'doc_deadletter';
-    await store.createDocument({
-      id,
-      filename: 'stuck.txt',
-      content_type: 'text/plain',
-      size_bytes: 5,
-      sha256: 'e'.repeat(64),
-      blob_key: `documents/doc-dead/${id}`,
-      scopes: ['*'],
-      password: 'not-kept',
-    });
+    await store.createDocument(
+      {
+        id,
+        filename: 'stuck.txt',
+        content_type: 'text/plain',
+        size_bytes: 5,
+        sha256: 'e'.repeat(64),
+        blob_key: `documents/doc-dead/${id}`,
+        scopes: ['*'],
+        password: 'not-kept',
+      },
+      [['*']],
+    );
     expect(await store.markDocumentStep(id, 'extracting')).toBe(true);
     const job = {
       kind: 'document_process',

@@ -1,5 +1,7 @@
+import { env } from 'cloudflare:test';
 import { exports } from 'cloudflare:workers';
 import { expect, vi } from 'vitest';
+import type { AuthContext } from '../../../functions/memory/auth/principal.ts';
 
 /** The bootstrap management key the workerd test config sets (vitest.workers.config.ts). */
 export const MANAGEMENT_KEY = 'mem_management_bootstrap_for_tests_only_0000000000';
@@ -90,4 +92,56 @@ export async function waitForFact(ctx: string, predicate: (f: Fact) => boolean):
   );
   if (!found) throw new Error('fact never appeared');
   return found;
+}
+
+/** A caller with every grant on one Context, for driving operations directly. */
+export function rootAuth(contextId: string): AuthContext {
+  const all = ['*'];
+  return {
+    principal: { id: 'test-root', kind: 'management', displayName: 'test' },
+    key: {
+      keyId: 'test-root',
+      contextId,
+      grants: { 'memory:read': all, 'memory:write': all, 'memory:forget': all },
+      scopeFloor: null,
+    },
+  };
+}
+
+/** The body of the `extract_turns` job queued for a turn, as recorded in D1. */
+export async function queuedJob(turnId: string): Promise<Record<string, unknown>> {
+  const row = await env.DB.prepare(
+    `SELECT body FROM jobs WHERE kind = 'extract_turns' AND json_extract(body, '$.turn_id') = ?`,
+  )
+    .bind(turnId)
+    .first<{ body: string }>();
+  if (!row) throw new Error(`no extract_turns job for ${turnId}`);
+  return JSON.parse(row.body) as Record<string, unknown>;
+}
+
+/** An agent key bound to one Context with exactly these grants (a verb left out grants nothing). */
+export async function grantedKey(
+  contextId: string,
+  name: string,
+  grants: { read?: string[]; write?: string[]; forget?: string[] },
+): Promise<string> {
+  const principal = await json<{ id: string }>(
+    await call('/api/v1/principals', { body: { kind: 'agent', display_name: name } }),
+    201,
+  );
+  const key = await json<{ key: string }>(
+    await call('/api/v1/keys', {
+      body: {
+        principal_id: principal.id,
+        context_id: contextId,
+        grants: {
+          'memory:read': grants.read ?? [],
+          'memory:write': grants.write ?? [],
+          'memory:forget': grants.forget ?? [],
+        },
+      },
+    }),
+    201,
+  );
+  return key.key;
 }

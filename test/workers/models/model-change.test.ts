@@ -8,9 +8,8 @@ import {
   retrieveMemory,
 } from '../../../functions/memory/operations/model-retrieval.ts';
 import { reembedContext } from '../../../functions/memory/operations/reembed.ts';
-import { systemAuth } from '../../../functions/memory/operations/turn-extraction.ts';
 import { l2normalise, type Embedder } from '../../../functions/memory/retrieval/embedder.ts';
-import { call, createContext, json, MANAGEMENT_KEY } from './model-api.ts';
+import { call, createContext, json, MANAGEMENT_KEY, rootAuth } from './model-api.ts';
 
 /** Another embedding model: a different id and different vectors. */
 const otherModel: Embedder = {
@@ -64,7 +63,7 @@ describe('changing the embedding model', () => {
       await call(`/api/v1/${ctx}/facts`, { body: { content: 'Mateo drives a Fiat Panda.' } }),
       201,
     );
-    const out = await chat(createDeps(env, { embedder: otherModel }), systemAuth(ctx), {
+    const out = await chat(createDeps(env, { embedder: otherModel }), rootAuth(ctx), {
       contextId: ctx,
       message: 'What car does Mateo drive?',
     });

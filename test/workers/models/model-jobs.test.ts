@@ -6,7 +6,7 @@ import {
   MAINTENANCE_HOOKS,
 } from '../../../functions/memory/jobs/maintenance.ts';
 import { jobRegistry } from '../../../functions/memory/jobs/registry.ts';
-import { call, createContext, json, listFacts } from './model-api.ts';
+import { call, createContext, json, listFacts, queuedJob } from './model-api.ts';
 
 function run(kind: string, body: Record<string, unknown>): Promise<void> {
   const job = jobRegistry.get(kind);
@@ -88,8 +88,15 @@ describe('model-backed jobs', () => {
       }),
       201,
     );
-    await run('extract_turns', { context_id: ctx, session_id: 's', turn_id: turn.id });
-    await run('extract_turns', { context_id: ctx, session_id: 's', turn_id: turn.id });
+    // The message exactly as the turn append queued it (with the grants it captured).
+    const queued = await queuedJob(turn.id);
+    await run('extract_turns', queued);
+    await run('extract_turns', queued);
+    // Without the actor the message is refused, never run with the Context's full rights.
+    const { actor: _actor, ...bare } = queued;
+    expect(jobRegistry.get('extract_turns')?.prepare({ job_id: 'j', ...bare })).toMatchObject({
+      ok: false,
+    });
     const matching = (await listFacts(ctx)).filter((f) => f.content === 'Dario collects stamps.');
     expect(matching).toHaveLength(1);
   });

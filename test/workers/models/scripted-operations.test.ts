@@ -6,16 +6,15 @@ import { createDeps } from '../../../functions/memory/operations/deps.ts';
 import { inferAndStore } from '../../../functions/memory/operations/infer-facts.ts';
 import { reembedContext } from '../../../functions/memory/operations/reembed.ts';
 import { reflect } from '../../../functions/memory/operations/reflect.ts';
-import { systemAuth } from '../../../functions/memory/operations/turn-extraction.ts';
 import { ModelError } from '../../../functions/memory/models/provider.ts';
 import { embedderOf } from '../../../functions/memory/models/select-provider.ts';
-import { call, createContext, json, listFacts } from './model-api.ts';
+import { call, createContext, json, listFacts, rootAuth } from './model-api.ts';
 import { allPromptText, scriptedProvider } from './scripted-provider.ts';
 
 // The operations behind the routes, driven by a scripted generative provider over a real store.
 describe('model-backed operations with a scripted provider', () => {
   const ctx = 'models-scripted-ops';
-  const auth = systemAuth(ctx);
+  const auth = rootAuth(ctx);
 
   it('chat: the prompt carries the retrieved memory and the session history; citations map to ids', async () => {
     await createContext(ctx);

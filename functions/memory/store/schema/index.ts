@@ -3,8 +3,17 @@ import { v1 } from './v1.ts';
 import { v2 } from './v2.ts';
 import { v3 } from './v3.ts';
 import { v4 } from './v4.ts';
+import { sessionScopes } from './session-scopes.ts';
+import { documentDedupPerReader } from './document-dedup-per-reader.ts';
 
 /** Every per-Context schema step, in order. Append new versions; never reorder or edit. */
-export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [v1, v2, v3, v4];
+export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
+  v1,
+  v2,
+  v3,
+  v4,
+  sessionScopes,
+  documentDedupPerReader,
+];
 
 export const LATEST_SCHEMA_VERSION = SCHEMA_MIGRATIONS.length;
