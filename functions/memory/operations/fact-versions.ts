@@ -60,9 +60,10 @@ export async function updateFact(
     sourceId: null,
     vector: values ? { modelId: deps.embedder.modelId, values } : null,
   };
-  const [applied] = await store.modelApplyFactChanges([
-    { action: 'supersede', item, target: old.id, reason: `updated by ${auth.principal.id}` },
-  ]);
+  const [applied] = await store.modelApplyFactChanges(
+    [{ action: 'supersede', item, target: old.id, reason: `updated by ${auth.principal.id}` }],
+    auth.key.grants['memory:write'],
+  );
   if (!applied || applied.replaces !== old.id) {
     // Another writer closed the fact between the read and the write.
     throw failure('conflict', `fact ${input.id} changed while it was being updated; retry`);
@@ -80,8 +81,8 @@ export async function factHistory(
   input: { contextId: string; id: string },
 ): Promise<{ id: string; versions: ItemRecord[] }> {
   await getFact(deps, auth, input);
-  const versions = unwrap(await deps.store(input.contextId).itemHistory(input.id));
   const lens = lensFromGrant(auth.key.grants['memory:read']);
+  const versions = unwrap(await deps.store(input.contextId).itemHistory(input.id, lens));
   return { id: input.id, versions: versions.filter((v) => lensMatches(lens, v.scopes)) };
 }
 

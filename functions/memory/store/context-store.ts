@@ -166,8 +166,8 @@ export class ContextStore extends DurableObject<Env> {
   }
 
   /** Every version of a fact, oldest first (store/memory-browse.ts). */
-  async itemHistory(id: string): Promise<Result<ItemRecord[]>> {
-    const versions = itemHistory(this.sql, id);
+  async itemHistory(id: string, readLens: Lens): Promise<Result<ItemRecord[]>> {
+    const versions = itemHistory(this.sql, id, readLens);
     return versions
       ? ok(versions)
       : fail({ kind: 'not-found', detail: `no item ${id} in this Context` });

@@ -1,6 +1,7 @@
 import { lensMatches } from '../scopes/lens.ts';
 import { getItemRow, toRecord, type ItemRow } from './items.ts';
 import type { ItemRecord } from './types.ts';
+import type { Lens } from '../scopes/lens.ts';
 import { withSupersession } from './validity.ts';
 
 /**
@@ -50,10 +51,10 @@ function neighbour(sql: SqlStorage, id: string, direction: 'older' | 'newer'): s
  * Every version of the fact `id` belongs to, oldest first (the item itself included), or null
  * when there is no such item.
  */
-export function itemHistory(sql: SqlStorage, id: string): ItemRecord[] | null {
+export function itemHistory(sql: SqlStorage, id: string, lens: Lens): ItemRecord[] | null {
   const start = getItemRow(sql, id);
   if (!start) return null;
-  if (!hasLinks(sql)) return [withSupersession(sql, toRecord(start))];
+  if (!hasLinks(sql)) return [withSupersession(sql, toRecord(start), lens)];
   const seen = new Set<string>([id]);
   const older: string[] = [];
   for (let at = neighbour(sql, id, 'older'); at !== null && !seen.has(at);) {
@@ -72,7 +73,7 @@ export function itemHistory(sql: SqlStorage, id: string): ItemRecord[] | null {
   const out: ItemRecord[] = [];
   for (const versionId of [...older, id, ...newer]) {
     const row = getItemRow(sql, versionId);
-    if (row) out.push(withSupersession(sql, toRecord(row)));
+    if (row) out.push(withSupersession(sql, toRecord(row), lens));
   }
   return out;
 }
