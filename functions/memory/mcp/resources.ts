@@ -221,8 +221,8 @@ export async function listResources(
   }
 }
 
-// Sessions have no scopes: REST lists them for any read grant and refuses keys with none. A
-// listing skips them for such keys instead of failing the whole page.
+// REST lists the sessions inside a key's read grant and refuses keys with no read grant at all.
+// A listing skips sessions for such keys instead of failing the whole page.
 function hasReadGrant(ctx: ToolContext): boolean {
   return ctx.auth.key.grants['memory:read'].length > 0;
 }

@@ -2,6 +2,7 @@ import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import {
+  BOOTSTRAP,
   callTool,
   contextWithKey,
   finalOf,
@@ -440,7 +441,20 @@ describe('MCP prompts and completions', () => {
       'memory:write': ['team:eng'],
       'memory:forget': [],
     });
-    await callTool(key, 'add_turn', { session_id: 'retro-1', role: 'user', content: 'x' });
+    const turn = (session_id: string, scopes: string[]) => ({
+      context_id: 'mcp-complete-1',
+      session_id,
+      role: 'user',
+      content: 'x',
+      scopes,
+    });
+    // Sessions carry scopes: the key creates one in its write grant; the root key adds one it
+    // may read (team:ops), one outside its grant (team:hr) and an unscoped one (root only).
+    const made = await callTool(key, 'add_turn', turn('retro-1', ['team:eng']));
+    expect(made.body.result?.structuredContent).toMatchObject({ session_created: true });
+    await callTool(BOOTSTRAP, 'add_turn', turn('retro-ops', ['team:ops']));
+    await callTool(BOOTSTRAP, 'add_turn', turn('retro-hr', ['team:hr']));
+    await callTool(BOOTSTRAP, 'add_turn', turn('retro-root', []));
     await callTool(key, 'remember', {
       content: 'Ravi Kumar maintains the ingest pipeline.',
       scopes: ['team:eng'],
@@ -459,8 +473,10 @@ describe('MCP prompts and completions', () => {
       'team:eng',
       'team:eng/user:ana',
     ]);
+    // Only the sessions the key can read are offered.
     expect(await values({ name: 'session_id', value: 'ret' }, 'summarize_session')).toEqual([
       'retro-1',
+      'retro-ops',
     ]);
     const names = await values({ name: 'name', value: 'rav' }, 'about_person');
     expect(names.some((n) => n.toLowerCase().startsWith('rav'))).toBe(true);

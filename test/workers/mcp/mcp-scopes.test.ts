@@ -12,6 +12,7 @@ import { callTool, contextWithKey, keyOn, ORIGIN, rpc, type JsonRpcReply } from 
 const CTX = 'mcp-scoped-table';
 const MARKER = 'Zanzibar';
 const ENG = ['team:eng'];
+const HR_SESSION = 'hr-1';
 
 interface Seed {
   hrFact: string;
@@ -58,6 +59,14 @@ beforeAll(async () => {
     'team:hr',
   ]);
   seed.engDoc = await docId(root, 'runbook.md', '# Runbook\n\nRestart the API.', ENG);
+  // A session in team:hr, outside the scoped key's grant; its turn carries HR content.
+  const hr = await callTool(root, 'add_turn', {
+    session_id: HR_SESSION,
+    scopes: ['team:hr'],
+    role: 'user',
+    content: `${MARKER} salaries review on Friday.`,
+  });
+  if (hr.body.result?.isError) throw new Error(`seed failed: ${JSON.stringify(hr.body)}`);
 });
 
 /** What a row's call came to: a success, or the HTTP-style status of its refusal. */
@@ -244,9 +253,53 @@ const ROWS: Row[] = [
   },
   {
     surface: 'add_turn',
-    case: 'with a write grant',
-    call: tool(eng, 'add_turn', () => ({ session_id: 'eng-1', role: 'user', content: 'hi' })),
+    case: 'a new session inside the write grant',
+    call: tool(eng, 'add_turn', () => ({
+      session_id: 'eng-1',
+      scopes: ENG,
+      role: 'user',
+      content: 'hi',
+    })),
     expected: 'ok',
+  },
+  {
+    surface: 'add_turn',
+    case: 'a session of the grant, again',
+    call: tool(eng, 'add_turn', () => ({ session_id: 'eng-1', role: 'assistant', content: 'yo' })),
+    expected: 'ok',
+    rest: () => rest('POST', '/sessions/eng-1/turns', scoped, { role: 'user', content: 'hey' }),
+  },
+  {
+    surface: 'add_turn',
+    case: 'a new session without scopes (unscoped: root grant only)',
+    call: tool(eng, 'add_turn', () => ({ session_id: 'eng-3', role: 'user', content: 'hi' })),
+    expected: 403,
+    rest: () => rest('POST', '/sessions', scoped, { id: 'eng-3' }),
+  },
+  {
+    surface: 'add_turn',
+    case: 'a new session outside the write grant',
+    call: tool(eng, 'add_turn', () => ({
+      session_id: 'eng-4',
+      scopes: ['team:hr'],
+      role: 'user',
+      content: 'hi',
+    })),
+    expected: 403,
+    rest: () => rest('POST', '/sessions', scoped, { id: 'eng-4', scopes: ['team:hr'] }),
+  },
+  {
+    surface: 'add_turn',
+    case: 'a team:hr session',
+    call: tool(eng, 'add_turn', () => ({
+      session_id: HR_SESSION,
+      scopes: ENG,
+      role: 'user',
+      content: 'hi',
+    })),
+    expected: 404,
+    rest: () =>
+      rest('POST', `/sessions/${HR_SESSION}/turns`, scoped, { role: 'user', content: 'hi' }),
   },
   {
     surface: 'add_turn',
@@ -318,9 +371,17 @@ const ROWS: Row[] = [
   },
   {
     surface: 'resources/read',
-    case: 'a session, with a read grant',
+    case: 'a team:eng session',
     call: method(eng, 'resources/read', () => ({ uri: uri('sessions', 'eng-1') })),
     expected: 'ok',
+    rest: () => rest('GET', '/sessions/eng-1', scoped),
+  },
+  {
+    surface: 'resources/read',
+    case: 'a team:hr session',
+    call: method(eng, 'resources/read', () => ({ uri: uri('sessions', HR_SESSION) })),
+    expected: 404,
+    rest: () => rest('GET', `/sessions/${HR_SESSION}`, scoped),
   },
   // prompts and completions
   {
@@ -354,10 +415,30 @@ const ROWS: Row[] = [
   },
   {
     surface: 'prompts/get summarize_session',
-    case: 'a session (sessions carry no scopes yet: any read grant)',
+    case: 'a team:eng session',
     call: method(eng, 'prompts/get', () => ({
       name: 'summarize_session',
       arguments: { session_id: 'eng-1' },
+    })),
+    expected: 'ok',
+    rest: () => rest('GET', '/sessions/eng-1/turns', scoped),
+  },
+  {
+    surface: 'prompts/get summarize_session',
+    case: 'a team:hr session',
+    call: method(eng, 'prompts/get', () => ({
+      name: 'summarize_session',
+      arguments: { session_id: HR_SESSION },
+    })),
+    expected: 404,
+    rest: () => rest('GET', `/sessions/${HR_SESSION}/turns`, scoped),
+  },
+  {
+    surface: 'completion/complete',
+    case: 'session ids (HR sessions never offered)',
+    call: method(eng, 'completion/complete', () => ({
+      ref: { type: 'ref/prompt', name: 'summarize_session' },
+      argument: { name: 'session_id', value: '' },
     })),
     expected: 'ok',
   },
@@ -409,6 +490,17 @@ describe('a team:eng key against every MCP tool, resource and prompt', () => {
     for (const m of ['resources/list', 'resources/read', 'completion/complete']) {
       expect(surfaces).toContain(m);
     }
+  });
+
+  it('completes session ids from the read grant only', async () => {
+    const reply = await rpc(scoped, 'completion/complete', {
+      ref: { type: 'ref/prompt', name: 'summarize_session' },
+      argument: { name: 'session_id', value: '' },
+    });
+    const values = (reply.body.result as unknown as { completion: { values: string[] } }).completion
+      .values;
+    expect(values).toContain('eng-1');
+    expect(values).not.toContain(HR_SESSION);
   });
 
   it('completes scopes from the read grant only', async () => {

@@ -130,6 +130,26 @@ class World {
     });
     return (await json<{ facts: { id: string }[] }>(res)).facts[0]?.id ?? '';
   }
+
+  /** A session in team:b, made with the root key: outside the scoped credential's grant. */
+  async session(): Promise<string> {
+    const id = unique('table-session');
+    const res = await call('POST', `/api/v1/${this.ctx}/sessions`, {
+      body: { id, scopes: ['team:b'] },
+    });
+    expect(res.status).toBe(201);
+    return id;
+  }
+
+  /** A document in team:b, made with the root key: outside the scoped credential's grant. */
+  async document(): Promise<string> {
+    const res = await call('POST', `/api/v1/${this.ctx}/documents?filename=f.md&scopes=team:b`, {
+      rawBody: `# Fixture ${unique('d')}\n\nSome text.`,
+      headers: { 'content-type': 'text/markdown' },
+    });
+    expect(res.status).toBe(202);
+    return `document:${(await json<{ id: string }>(res)).id.replace(/^document:/, '')}`;
+  }
 }
 
 interface Tool {
@@ -219,6 +239,70 @@ const TOOLS: Tool[] = [
       text: `# Notes ${unique('n')}`,
       scopes: [scope],
     }),
+  },
+  {
+    name: 'update_fact',
+    tool: 'update_fact',
+    // Closing the old version is a write over its scopes; a fact outside the read grant is absent.
+    need: 'write',
+    except: { scoped: 404 },
+    args: async (w) => ({ context_id: w.ctx, id: await w.fact(), content: 'MCP table update' }),
+  },
+  {
+    name: 'list_facts',
+    tool: 'list_facts',
+    need: 'read',
+    args: async (w, scope) => ({ context_id: w.ctx, lens: [scope] }),
+  },
+  {
+    name: 'fact_history',
+    tool: 'fact_history',
+    need: 'read',
+    except: { scoped: 404 },
+    args: async (w) => ({ context_id: w.ctx, id: await w.fact() }),
+  },
+  {
+    name: "add_turn (a new session in the request's scope)",
+    tool: 'add_turn',
+    // Sessions carry scopes set inside the creator's write grant: team:b is outside the scoped
+    // credential's.
+    need: 'write',
+    args: async (w, scope) => ({
+      context_id: w.ctx,
+      session_id: unique('mcp-session'),
+      scopes: [scope],
+      role: 'user',
+      content: 'Hello',
+    }),
+  },
+  {
+    name: 'add_turn (a session in team:b)',
+    tool: 'add_turn',
+    // A session outside the read grant is absent to the scoped credential (404), as on REST.
+    need: 'write',
+    except: { scoped: 404 },
+    args: async (w) => ({
+      context_id: w.ctx,
+      session_id: await w.session(),
+      scopes: ['team:a'],
+      role: 'user',
+      content: 'Hello',
+    }),
+  },
+  {
+    name: 'list_entities',
+    tool: 'list_entities',
+    need: 'read',
+    // No lens: entities come from the facts inside the credential's read grant.
+    except: { scoped: OK },
+    args: async (w) => ({ context_id: w.ctx }),
+  },
+  {
+    name: 'document_status',
+    tool: 'document_status',
+    need: 'read',
+    except: { scoped: 404 },
+    args: async (w) => ({ context_id: w.ctx, id: await w.document() }),
   },
   {
     name: 'search_documentation',

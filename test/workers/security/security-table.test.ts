@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { LATEST_SCHEMA_VERSION } from '../../../functions/memory/store/schema/index.ts';
-import { emptyBackupAt } from '../../support/empty-backup.ts';
 import { ALL, BOOTSTRAP, call, json, unique, type GrantsInput } from '../memory/helpers.ts';
 
 // Issue 15 item 8: every memory route x key kind x grant, with the status it must answer. One row
@@ -117,8 +115,10 @@ class World {
     return (await json<{ facts: { id: string }[] }>(res)).facts[0]?.id ?? '';
   }
 
-  async session(): Promise<string> {
-    const res = await call('POST', `/api/v1/${this.ctx}/sessions`, { body: {} });
+  /** A session in `scope` (team:b is outside the scoped key's grant, team:a inside it). */
+  async session(scope: string): Promise<string> {
+    const res = await call('POST', `/api/v1/${this.ctx}/sessions`, { body: { scopes: [scope] } });
+    expect(res.status).toBe(201);
     return (await json<{ id: string }>(res)).id;
   }
 
@@ -128,6 +128,24 @@ class World {
       headers: { 'content-type': 'text/markdown' },
     });
     return (await json<{ id: string }>(res)).id;
+  }
+
+  /** A document's file, as its sha256 and the text uploaded (made with the root key). */
+  async documentBlob(): Promise<{ sha256: string; text: string }> {
+    const text = `# Blob ${unique('b')}\n\nSome text.`;
+    const res = await call('POST', `/api/v1/${this.ctx}/documents?filename=b.md&scopes=team:b`, {
+      rawBody: text,
+      headers: { 'content-type': 'text/markdown' },
+    });
+    expect(res.status).toBe(202);
+    return { sha256: (await json<{ sha256: string }>(res)).sha256, text };
+  }
+
+  /** The export of `contextId`, taken with the root key: a valid backup to import. */
+  async exportOf(contextId: string): Promise<string> {
+    const res = await call('GET', `/api/v1/contexts/${contextId}/export`);
+    expect(res.status).toBe(200);
+    return res.text();
   }
 
   async principalHere(): Promise<string> {
@@ -205,12 +223,38 @@ const ROUTES: Route[] = [
     need: 'tenantAdmin',
     ok: 200,
     fresh: true,
+    // Import (backup branch) checks the end line's per-table counts and checksum: the body is a
+    // real export of another fresh Context, replayed into this empty one.
     build: async (w) => ({
       method: 'POST',
       path: `/api/v1/contexts/${w.ctx}/import`,
-      rawBody: emptyBackupAt(w.ctx, LATEST_SCHEMA_VERSION),
+      rawBody: await w.exportOf(w.other),
       headers: { 'content-type': 'application/x-ndjson' },
     }),
+  },
+  {
+    name: 'GET /contexts/{id}/export/blobs/{sha256}',
+    need: 'tenantAdmin',
+    ok: 200,
+    build: async (w) => ({
+      method: 'GET',
+      path: `/api/v1/contexts/${w.ctx}/export/blobs/${(await w.documentBlob()).sha256}`,
+    }),
+  },
+  {
+    name: 'PUT /contexts/{id}/import/blobs/{sha256}',
+    need: 'tenantAdmin',
+    // The document's file is already in place: kept, 200 with restored: false.
+    ok: 200,
+    build: async (w) => {
+      const blob = await w.documentBlob();
+      return {
+        method: 'PUT',
+        path: `/api/v1/contexts/${w.ctx}/import/blobs/${blob.sha256}`,
+        rawBody: blob.text,
+        headers: { 'content-type': 'application/octet-stream' },
+      };
+    },
   },
   {
     name: 'POST /principals',
@@ -368,88 +412,156 @@ const ROUTES: Route[] = [
   },
   {
     name: 'POST /{ctx}/sessions',
-    // Sessions carry no scopes yet (issue 15 item 3, branch sec-data): a key with the verb's
-    // grant reaches every session. The sec-data merge turns these rows into scope checks.
-    except: { scoped: OK },
-
+    // Sessions carry scopes (sec-data): they are set inside the creator's write grant, so the
+    // scoped key is refused a session in team:b, outside its grant.
     need: 'write',
     ok: 201,
+    build: async (w, scope) => ({
+      method: 'POST',
+      path: `/api/v1/${w.ctx}/sessions`,
+      body: { scopes: [scope] },
+    }),
+  },
+  {
+    name: "POST /{ctx}/sessions (inside the scoped key's grant)",
+    need: 'write',
+    ok: 201,
+    except: { scoped: OK },
+    build: async (w) => ({
+      method: 'POST',
+      path: `/api/v1/${w.ctx}/sessions`,
+      body: { scopes: ['team:a'] },
+    }),
+  },
+  {
+    name: 'POST /{ctx}/sessions (unscoped)',
+    need: 'write',
+    ok: 201,
+    // A session without scopes needs the root (*) write grant: the scoped key is refused (403).
     build: async (w) => ({ method: 'POST', path: `/api/v1/${w.ctx}/sessions`, body: {} }),
   },
   {
     name: 'GET /{ctx}/sessions',
-    // Sessions carry no scopes yet (issue 15 item 3, branch sec-data): a key with the verb's
-    // grant reaches every session. The sec-data merge turns these rows into scope checks.
+    // No lens: the list is filtered to the key's read grant (the leak check below holds it).
     except: { scoped: OK },
-
     need: 'read',
     ok: 200,
-    build: async (w) => ({ method: 'GET', path: `/api/v1/${w.ctx}/sessions` }),
+    build: async (w) => {
+      await w.session('team:a');
+      await w.session('team:b');
+      return { method: 'GET', path: `/api/v1/${w.ctx}/sessions` };
+    },
   },
   {
     name: 'GET /{ctx}/sessions/{sid}',
-    // Sessions carry no scopes yet (issue 15 item 3, branch sec-data): a key with the verb's
-    // grant reaches every session. The sec-data merge turns these rows into scope checks.
+    // The fixture session is in the request's scope: team:b, outside the scoped key's grant,
+    // is absent to it (404), not forbidden.
+    except: { scoped: 404 },
+    need: 'read',
+    ok: 200,
+    build: async (w, scope) => ({
+      method: 'GET',
+      path: `/api/v1/${w.ctx}/sessions/${await w.session(scope)}`,
+    }),
+  },
+  {
+    name: "GET /{ctx}/sessions/{sid} (a session inside the scoped key's grant)",
     except: { scoped: OK },
-
     need: 'read',
     ok: 200,
     build: async (w) => ({
       method: 'GET',
-      path: `/api/v1/${w.ctx}/sessions/${await w.session()}`,
+      path: `/api/v1/${w.ctx}/sessions/${await w.session('team:a')}`,
     }),
   },
   {
     name: 'DELETE /{ctx}/sessions/{sid}',
-    // Sessions carry no scopes yet (issue 15 item 3, branch sec-data): a key with the verb's
-    // grant reaches every session. The sec-data merge turns these rows into scope checks.
+    // The fixture session is in the request's scope: team:b, outside the scoped key's grant,
+    // is absent to it (404), not forbidden.
+    except: { scoped: 404 },
+    need: 'forget',
+    ok: 204,
+    build: async (w, scope) => ({
+      method: 'DELETE',
+      path: `/api/v1/${w.ctx}/sessions/${await w.session(scope)}`,
+    }),
+  },
+  {
+    name: "DELETE /{ctx}/sessions/{sid} (a session inside the scoped key's grant)",
     except: { scoped: OK },
-
     need: 'forget',
     ok: 204,
     build: async (w) => ({
       method: 'DELETE',
-      path: `/api/v1/${w.ctx}/sessions/${await w.session()}`,
+      path: `/api/v1/${w.ctx}/sessions/${await w.session('team:a')}`,
     }),
   },
   {
     name: 'POST /{ctx}/sessions/{sid}/turns',
-    // Sessions carry no scopes yet (issue 15 item 3, branch sec-data): a key with the verb's
-    // grant reaches every session. The sec-data merge turns these rows into scope checks.
+    // The fixture session is in the request's scope: team:b, outside the scoped key's grant,
+    // is absent to it (404), not forbidden.
+    except: { scoped: 404 },
+    need: 'write',
+    ok: 201,
+    build: async (w, scope) => ({
+      method: 'POST',
+      path: `/api/v1/${w.ctx}/sessions/${await w.session(scope)}/turns`,
+      body: { role: 'user', content: 'Hello' },
+    }),
+  },
+  {
+    name: "POST /{ctx}/sessions/{sid}/turns (a session inside the scoped key's grant)",
     except: { scoped: OK },
-
     need: 'write',
     ok: 201,
     build: async (w) => ({
       method: 'POST',
-      path: `/api/v1/${w.ctx}/sessions/${await w.session()}/turns`,
+      path: `/api/v1/${w.ctx}/sessions/${await w.session('team:a')}/turns`,
       body: { role: 'user', content: 'Hello' },
     }),
   },
   {
     name: 'GET /{ctx}/sessions/{sid}/turns',
-    // Sessions carry no scopes yet (issue 15 item 3, branch sec-data): a key with the verb's
-    // grant reaches every session. The sec-data merge turns these rows into scope checks.
+    // The fixture session is in the request's scope: team:b, outside the scoped key's grant,
+    // is absent to it (404), not forbidden.
+    except: { scoped: 404 },
+    need: 'read',
+    ok: 200,
+    build: async (w, scope) => ({
+      method: 'GET',
+      path: `/api/v1/${w.ctx}/sessions/${await w.session(scope)}/turns`,
+    }),
+  },
+  {
+    name: "GET /{ctx}/sessions/{sid}/turns (a session inside the scoped key's grant)",
     except: { scoped: OK },
-
     need: 'read',
     ok: 200,
     build: async (w) => ({
       method: 'GET',
-      path: `/api/v1/${w.ctx}/sessions/${await w.session()}/turns`,
+      path: `/api/v1/${w.ctx}/sessions/${await w.session('team:a')}/turns`,
     }),
   },
   {
     name: 'GET /{ctx}/sessions/{sid}/context',
-    // Sessions carry no scopes yet (issue 15 item 3, branch sec-data): a key with the verb's
-    // grant reaches every session. The sec-data merge turns these rows into scope checks.
+    // The fixture session is in the request's scope: team:b, outside the scoped key's grant,
+    // is absent to it (404), not forbidden.
+    except: { scoped: 404 },
+    need: 'read',
+    ok: 200,
+    build: async (w, scope) => ({
+      method: 'GET',
+      path: `/api/v1/${w.ctx}/sessions/${await w.session(scope)}/context`,
+    }),
+  },
+  {
+    name: "GET /{ctx}/sessions/{sid}/context (a session inside the scoped key's grant)",
     except: { scoped: OK },
-
     need: 'read',
     ok: 200,
     build: async (w) => ({
       method: 'GET',
-      path: `/api/v1/${w.ctx}/sessions/${await w.session()}/context`,
+      path: `/api/v1/${w.ctx}/sessions/${await w.session('team:a')}/context`,
     }),
   },
   {

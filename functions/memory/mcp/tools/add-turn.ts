@@ -13,6 +13,13 @@ export const addTurnTool = defineTool({
       .min(1)
       .max(128)
       .describe('The session; it is created when it does not exist yet.'),
+    scopes: z
+      .array(z.string().min(1))
+      .max(32)
+      .optional()
+      .describe(
+        'Scopes of the session when this call creates it (inside the write grant); omitted: unscoped, which needs the root write grant. Ignored for an existing session.',
+      ),
     role: z.enum(TURN_ROLES).describe('user, assistant, system or tool.'),
     content: z.string().min(1).max(32_000),
   }),
@@ -33,7 +40,18 @@ export const addTurnTool = defineTool({
       await getSession(ctx.deps, ctx.auth, { contextId, sessionId: args.session_id });
     } catch (err) {
       if (!(err instanceof MemoryError) || err.failure.kind !== 'not-found') throw err;
-      await createSession(ctx.deps, ctx.auth, { contextId, id: args.session_id });
+      try {
+        await createSession(ctx.deps, ctx.auth, {
+          contextId,
+          id: args.session_id,
+          scopes: args.scopes,
+        });
+      } catch (createErr) {
+        // The id is taken by a session outside the read grant: absent to this key, as REST's
+        // POST .../turns answers (404), so the tool does not tell it exists.
+        if (createErr instanceof MemoryError && createErr.failure.kind === 'conflict') throw err;
+        throw createErr;
+      }
       created = true;
     }
     const turn = await appendTurn(ctx.deps, ctx.auth, {
