@@ -1,13 +1,17 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { handleError, MemoryError } from './errors.ts';
+import { workerSettings } from '../config/worker-settings.ts';
+import { handleHealth } from '../health/health.ts';
+import { handleError } from './errors.ts';
 import type { MemoryApp, MemoryEnv } from './hono-env.ts';
 import { requireAuth } from './middleware/authenticate.ts';
 import { memoryCors } from './middleware/cors.ts';
 import { loadShed, type LoadShedOptions } from './middleware/load-shed.ts';
 import { rateLimit, type RateLimitOptions } from './middleware/rate-limit.ts';
 import { requestId } from './middleware/request-id.ts';
+import { wellFormedPath } from './middleware/path-encoding.ts';
 import { createDeps, type OperationDeps } from './operations/deps.ts';
 import { ROUTE_MODULES } from './routes/index.ts';
+import { validationFailure } from './routes/validation-failure.ts';
 import type { RouteModule } from './routes/registry.ts';
 
 export interface MemoryAppOptions {
@@ -32,18 +36,14 @@ export function createMemoryApp(options: MemoryAppOptions = {}): MemoryApp {
   const app = new OpenAPIHono<MemoryEnv>({
     // zod failures become the one validation problem; the handler never runs.
     defaultHook: (result) => {
-      if (!result.success) {
-        const detail = result.error.issues
-          .map((i) => `${i.path.length > 0 ? i.path.join('.') : '(body)'}: ${i.message}`)
-          .join('; ');
-        throw new MemoryError({ kind: 'validation-error', detail });
-      }
+      if (!result.success) throw validationFailure(result.error.issues);
     },
   });
   const buildDeps = options.deps ?? ((env: Env) => createDeps(env));
 
-  for (const path of ['/health', API, ...MCP]) {
+  for (const path of [API, ...MCP]) {
     app.use(path, requestId());
+    app.use(path, wellFormedPath());
     app.use(path, async function depsMiddleware(c, next) {
       c.set('deps', buildDeps(c.env));
       await next();
@@ -62,7 +62,9 @@ export function createMemoryApp(options: MemoryAppOptions = {}): MemoryApp {
     return limit(c, next);
   });
 
-  app.get('/health', (c) => c.json({ status: 'ok' }));
+  // The Worker entry answers /health before this app runs; this route serves apps built for
+  // tests. Either way it is mounted ahead of no middleware: never shed, never rate limited.
+  app.get('/health', (c) => handleHealth(c.req.raw, c.env, workerSettings(c.env).invalid));
   for (const module of options.routes ?? ROUTE_MODULES) module.register(app);
 
   app.doc31('/api/v1/openapi.json', (c) => ({
