@@ -78,9 +78,11 @@ const settingsSchema = z.object({
   ROLES: z
     .string({ error: `is not set; it must be a comma list of ${ROLE_NAMES.join(', ')}` })
     .transform((v, ctx) => {
+      // Empty means all three, as in a single-instance install (jobs/roles.ts).
+      if (v.trim() === '') return [...ROLE_NAMES];
       const names = v.split(',').map((s) => s.trim());
       const unknown = names.filter((n) => !(ROLE_NAMES as readonly string[]).includes(n));
-      if (unknown.length > 0 || names.length === 0) {
+      if (unknown.length > 0) {
         ctx.addIssue({
           code: 'custom',
           message: `must be a comma list of ${ROLE_NAMES.join(', ')}, not ${JSON.stringify(v)}`,

@@ -100,7 +100,10 @@ describe('screenshots at phone and desktop widths, with no console error or fail
             // A page wider than the viewport scrolls sideways on a phone: a layout bug.
             const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
             expect(scrollWidth).toBeLessThanOrEqual(width);
-            await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
+            await page.screenshot({
+              path: join(SCREENSHOTS, `${name}-${width}.png`),
+              fullPage: true,
+            });
           },
           width,
         );
