@@ -10,6 +10,7 @@ import { rateLimit, type RateLimitOptions } from './middleware/rate-limit.ts';
 import { requestId } from './middleware/request-id.ts';
 import { wellFormedPath } from './middleware/path-encoding.ts';
 import { createDeps, type OperationDeps } from './operations/deps.ts';
+import { closeRequestBodies } from './routes/closed-request-bodies.ts';
 import { ROUTE_MODULES } from './routes/index.ts';
 import { validationFailure } from './routes/validation-failure.ts';
 import type { RouteModule } from './routes/registry.ts';
@@ -67,16 +68,23 @@ export function createMemoryApp(options: MemoryAppOptions = {}): MemoryApp {
   app.get('/health', (c) => handleHealth(c.req.raw, c.env, workerSettings(c.env).invalid));
   for (const module of options.routes ?? ROUTE_MODULES) module.register(app);
 
-  app.doc31('/api/v1/openapi.json', (c) => ({
-    openapi: '3.1.0',
-    info: {
-      title: 'Memory API',
-      version: '1.0.0',
-      description: 'Agent memory service: Contexts, keys, facts, queries, sessions.',
-    },
-    servers: [{ url: new URL(c.req.url).origin }],
-    security: [{ bearer: [] }],
-  }));
+  // Generated from the route schemas; request bodies are closed (unknown fields are a 400).
+  app.get('/api/v1/openapi.json', (c) =>
+    c.json(
+      closeRequestBodies(
+        app.getOpenAPI31Document({
+          openapi: '3.1.0',
+          info: {
+            title: 'Memory API',
+            version: '1.0.0',
+            description: 'Agent memory service: Contexts, keys, facts, queries, sessions.',
+          },
+          servers: [{ url: new URL(c.req.url).origin }],
+          security: [{ bearer: [] }],
+        }),
+      ),
+    ),
+  );
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
     scheme: 'bearer',

@@ -59,3 +59,34 @@ describe('malformed percent-encoding in a path', () => {
     }
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('closes request bodies with additionalProperties: false, leaving metadata open', async () => {
+    const res = await call('GET', '/api/v1/openapi.json', { key: null });
+    const doc = await json<{
+      paths: Record<
+        string,
+        {
+          post?: {
+            requestBody?: {
+              content: Record<
+                string,
+                {
+                  schema: {
+                    additionalProperties?: unknown;
+                    properties?: Record<string, { additionalProperties?: unknown }>;
+                  };
+                }
+              >;
+            };
+          };
+        }
+      >;
+    }>(res);
+    const schema =
+      doc.paths['/api/v1/{context_id}/facts']?.post?.requestBody?.content['application/json']
+        ?.schema;
+    expect(schema?.additionalProperties).toBe(false);
+    expect(schema?.properties?.metadata?.additionalProperties).not.toBe(false);
+  });
+});
