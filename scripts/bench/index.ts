@@ -15,6 +15,7 @@ const PARTS: Part[] = [
   { name: 'memory', module: './memory.ts', exportName: 'runMemoryBench' },
   { name: 'documents', module: './documents.ts', exportName: 'runDocumentsBench' },
   { name: 'model', module: './model.ts', exportName: 'runModelBench' },
+  { name: 'fuzz', module: './fuzz.ts', exportName: 'runFuzzBench' },
 ];
 
 const OUT = 'docs/BENCHMARKS.md';
