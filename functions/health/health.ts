@@ -16,6 +16,17 @@ export async function handleHealth(
   env: Env,
   invalid: readonly InvalidSetting[] | null,
 ): Promise<Response> {
+  const res = await healthResponse(request, env, invalid);
+  // Like every memory response, it carries a request id (a fresh one: nothing to correlate).
+  if (!res.headers.has('x-request-id')) res.headers.set('x-request-id', crypto.randomUUID());
+  return res;
+}
+
+async function healthResponse(
+  request: Request,
+  env: Env,
+  invalid: readonly InvalidSetting[] | null,
+): Promise<Response> {
   if (invalid !== null) {
     const refused = misconfiguredResponse(request, invalid);
     refused.headers.set('cache-control', 'no-store');
