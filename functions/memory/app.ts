@@ -1,14 +1,19 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { handleError, MemoryError } from './errors.ts';
+import { workerSettings } from '../config/worker-settings.ts';
+import { handleHealth } from '../health/health.ts';
+import { handleError } from './errors.ts';
 import type { MemoryApp, MemoryEnv } from './hono-env.ts';
 import { requireAuth } from './middleware/authenticate.ts';
 import { memoryCors } from './middleware/cors.ts';
 import { loadShed, type LoadShedOptions } from './middleware/load-shed.ts';
 import { rateLimit, type RateLimitOptions } from './middleware/rate-limit.ts';
 import { requestId } from './middleware/request-id.ts';
+import { wellFormedPath } from './middleware/path-encoding.ts';
 import { wellFormedJson } from './middleware/well-formed-json.ts';
 import { createDeps, type OperationDeps } from './operations/deps.ts';
+import { closeRequestBodies } from './routes/closed-request-bodies.ts';
 import { ROUTE_MODULES } from './routes/index.ts';
+import { validationFailure } from './routes/validation-failure.ts';
 import type { RouteModule } from './routes/registry.ts';
 
 export interface MemoryAppOptions {
@@ -33,18 +38,14 @@ export function createMemoryApp(options: MemoryAppOptions = {}): MemoryApp {
   const app = new OpenAPIHono<MemoryEnv>({
     // zod failures become the one validation problem; the handler never runs.
     defaultHook: (result) => {
-      if (!result.success) {
-        const detail = result.error.issues
-          .map((i) => `${i.path.length > 0 ? i.path.join('.') : '(body)'}: ${i.message}`)
-          .join('; ');
-        throw new MemoryError({ kind: 'validation-error', detail });
-      }
+      if (!result.success) throw validationFailure(result.error.issues);
     },
   });
   const buildDeps = options.deps ?? ((env: Env) => createDeps(env));
 
-  for (const path of ['/health', API, ...MCP]) {
+  for (const path of [API, ...MCP]) {
     app.use(path, requestId());
+    app.use(path, wellFormedPath());
     app.use(path, async function depsMiddleware(c, next) {
       c.set('deps', buildDeps(c.env));
       await next();
@@ -65,19 +66,28 @@ export function createMemoryApp(options: MemoryAppOptions = {}): MemoryApp {
   // After auth and rate limit, so an anonymous flood costs no parsing; before every handler.
   for (const path of [API, ...MCP]) app.use(path, wellFormedJson());
 
-  app.get('/health', (c) => c.json({ status: 'ok' }));
+  // The Worker entry answers /health before this app runs; this route serves apps built for
+  // tests. Either way it is mounted ahead of no middleware: never shed, never rate limited.
+  app.get('/health', (c) => handleHealth(c.req.raw, c.env, workerSettings(c.env).invalid));
   for (const module of options.routes ?? ROUTE_MODULES) module.register(app);
 
-  app.doc31('/api/v1/openapi.json', (c) => ({
-    openapi: '3.1.0',
-    info: {
-      title: 'Memory API',
-      version: '1.0.0',
-      description: 'Agent memory service: Contexts, keys, facts, queries, sessions.',
-    },
-    servers: [{ url: new URL(c.req.url).origin }],
-    security: [{ bearer: [] }],
-  }));
+  // Generated from the route schemas; request bodies are closed (unknown fields are a 400).
+  app.get('/api/v1/openapi.json', (c) =>
+    c.json(
+      closeRequestBodies(
+        app.getOpenAPI31Document({
+          openapi: '3.1.0',
+          info: {
+            title: 'Memory API',
+            version: '1.0.0',
+            description: 'Agent memory service: Contexts, keys, facts, queries, sessions.',
+          },
+          servers: [{ url: new URL(c.req.url).origin }],
+          security: [{ bearer: [] }],
+        }),
+      ),
+    ),
+  );
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
     scheme: 'bearer',

@@ -10,7 +10,7 @@ import { errorTypeBase, problemBody, problemResponse } from '../../src/lib/probl
  * are thrown in the Worker as a `MemoryError` carrying one. `toProblem` maps each to the wire.
  */
 export type MemoryFailure =
-  | { kind: 'validation-error'; detail: string }
+  | { kind: 'validation-error'; detail: string; errors?: FieldError[] }
   | { kind: 'unauthorized'; detail: string }
   | { kind: 'forbidden'; detail: string }
   | { kind: 'not-found'; detail: string }
@@ -21,7 +21,16 @@ export type MemoryFailure =
   | { kind: 'unprocessable'; detail: string }
   | { kind: 'rate-limited'; detail: string; retryAfter: number | null }
   | { kind: 'internal'; detail: string }
-  | { kind: 'service-unavailable'; detail: string; retryAfter: number };
+  | { kind: 'service-unavailable'; detail: string; retryAfter: number }
+  | { kind: 'misconfigured'; detail: string; invalidSettings: { name: string; problem: string }[] };
+
+/** One invalid field of a request, as RFC 9457's `errors` extension lists them. */
+export interface FieldError {
+  /** What is wrong with this field. */
+  detail: string;
+  /** JSON Pointer (RFC 6901) to the field in the request body. */
+  pointer: string;
+}
 
 // Compile-time check that the union and the catalogue agree in both directions.
 type Kinds = MemoryFailure['kind'];
@@ -38,6 +47,7 @@ const catalogueCovered: Record<ErrorSlug, Kinds> = {
   'rate-limited': 'rate-limited',
   internal: 'internal',
   'service-unavailable': 'service-unavailable',
+  misconfigured: 'misconfigured',
 };
 void catalogueCovered;
 
@@ -64,7 +74,10 @@ export class MemoryError extends Error {
 
 /** Shorthand for the common case: `throw failure('not-found', 'fact x does not exist')`. */
 export function failure(
-  kind: Exclude<Kinds, 'method-not-allowed' | 'rate-limited' | 'service-unavailable'>,
+  kind: Exclude<
+    Kinds,
+    'method-not-allowed' | 'rate-limited' | 'service-unavailable' | 'misconfigured'
+  >,
   detail: string,
 ): MemoryError {
   return new MemoryError({ kind, detail } as MemoryFailure);
@@ -87,6 +100,12 @@ export interface WireProblem {
 export function toWire(f: MemoryFailure, requestId: string): WireProblem {
   switch (f.kind) {
     case 'validation-error':
+      return {
+        slug: f.kind,
+        detail: f.detail,
+        headers: {},
+        extensions: f.errors === undefined ? {} : { errors: f.errors },
+      };
     case 'unauthorized':
     case 'forbidden':
     case 'not-found':
@@ -122,6 +141,13 @@ export function toWire(f: MemoryFailure, requestId: string): WireProblem {
         detail: f.detail,
         headers: { 'retry-after': String(f.retryAfter) },
         extensions: {},
+      };
+    case 'misconfigured':
+      return {
+        slug: f.kind,
+        detail: f.detail,
+        headers: {},
+        extensions: { invalid_settings: f.invalidSettings },
       };
     default: {
       const never: never = f;

@@ -17,6 +17,7 @@ const PARTS: Part[] = [
   { name: 'documents', module: './documents.ts', exportName: 'runDocumentsBench' },
   { name: 'model', module: './model.ts', exportName: 'runModelBench' },
   { name: 'export', module: './export.ts', exportName: 'runExportBench' },
+  { name: 'fuzz', module: './fuzz.ts', exportName: 'runFuzzBench' },
 ];
 
 const OUT = 'docs/BENCHMARKS.md';

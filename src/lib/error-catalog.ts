@@ -119,6 +119,15 @@ export const ERROR_TYPES = [
     resolution:
       'Wait the larger of your own backoff and the `Retry-After` delta-seconds, then retry.',
   },
+  {
+    slug: 'misconfigured',
+    status: 503,
+    title: 'Service misconfigured',
+    code: 'misconfigured',
+    when: 'The deployment refused to start because a setting (a wrangler var, `.dev.vars` entry or secret such as `MEMORY_BOOTSTRAP_KEY`) has a value the service cannot use. `/health` reports it too.',
+    resolution:
+      'An operator fixes the settings listed in `invalid_settings` (each names the rule it broke) and redeploys or restarts; clients retry later.',
+  },
 ] as const satisfies readonly ErrorType[];
 
 export type ErrorSlug = (typeof ERROR_TYPES)[number]['slug'];

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { MemoryEnv } from '../hono-env.ts';
 import { configuredPerMinute, countInWindow } from '../limits/rate-window.ts';
+import { decodePathSegment } from './path-encoding.ts';
 
 export interface RateLimitOptions {
   /** Requests per key and Context per minute; defaults to `env.RATE_LIMIT_PER_MINUTE`. */
@@ -18,9 +19,10 @@ export function contextOfPath(path: string): string | null {
   const parts = path.split('/');
   const first = parts[3];
   if (!first) return null;
-  if (first === 'contexts') return parts[4] ? decodeURIComponent(parts[4]) : null;
+  // wellFormedPath() refused malformed encodings earlier; the raw segment is a safe fallback.
+  if (first === 'contexts') return parts[4] ? (decodePathSegment(parts[4]) ?? parts[4]) : null;
   if (CONTROL_PLANE.has(first)) return null;
-  return decodeURIComponent(first);
+  return decodePathSegment(first) ?? first;
 }
 
 /** Fixed one-minute windows per (key, Context), counted by limits/rate-window.ts. Runs after auth. */

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { ITEM_KINDS, SEARCH_MODES, type JsonObject } from '../store/types.ts';
+import { refuseUnknownFields } from './unknown-fields.ts';
 
 /** Request and response schemas shared by the route groups (one source for validation and OpenAPI). */
 
@@ -106,8 +107,16 @@ export const SearchModeSchema = z.enum(SEARCH_MODES, {
   error: `mode must be one of ${SEARCH_MODES.join(', ')}`,
 });
 
+/**
+ * A JSON request body validated by `schema`, which refuses fields it does not declare at any depth
+ * (400 naming each). A route that means to accept extra fields declares them with a catch-all
+ * (`.catchall(z.unknown())`, or a record such as `metadata`) and says so in its description.
+ */
 export function jsonBody<T extends z.ZodType>(schema: T) {
-  return { content: { 'application/json': { schema } }, required: true } as const;
+  return {
+    content: { 'application/json': { schema: refuseUnknownFields(schema) } },
+    required: true,
+  } as const;
 }
 
 export function jsonResponse<T extends z.ZodType>(schema: T, description: string) {
