@@ -23,6 +23,11 @@ const QueryResult = z
     scopes: z.array(z.string()),
     metadata: z.record(z.string(), z.unknown()).nullable(),
     created_at: z.string(),
+    valid_from: z.string().openapi({
+      description: 'When it was said or happened (its created_at unless given at write time)',
+    }),
+    session: z.string().nullable().openapi({ description: 'Conversation label, when given' }),
+    position: z.number().int().nullable().openapi({ description: 'Turn position, when given' }),
     valid_until: z.string().optional().openapi({
       description: 'Only on superseded facts, returned with include_superseded: true',
     }),
@@ -38,7 +43,7 @@ const route = createRoute({
   path: '/api/v1/{context_id}/query',
   operationId: 'queryMemory',
   tags: ['query'],
-  summary: 'Knowledge query: vector, bm25, hybrid (RRF k=60) or hybrid_graph',
+  summary: 'Knowledge query: vector, bm25, hybrid (weighted score fusion) or hybrid_graph (+ personalised PageRank)',
   request: {
     params: ContextIdParam,
     body: jsonBody(

@@ -38,7 +38,7 @@ import {
   type ListItemsInput,
 } from './items.ts';
 import { applyMigrations, readSchemaVersion, type MigrationStep } from './schema/runner.ts';
-import { search } from './search.ts';
+import { plannedSearch, search, type PlannedSearch } from './search.ts';
 import * as sessions from './sessions.ts';
 import type {
   ItemKind,
@@ -169,6 +169,14 @@ export class ContextStore extends DurableObject<Env> {
 
   async search(req: SearchRequest): Promise<SearchHit[]> {
     return search(this.sql, this.vectors, req);
+  }
+
+  /**
+   * A query in one call: the mode it can honestly run in (bm25 while some items lack a vector of
+   * the query's model) and its hits.
+   */
+  async query(req: SearchRequest): Promise<PlannedSearch> {
+    return plannedSearch(this.sql, this.vectors, req);
   }
 
   async idempotencyBegin(

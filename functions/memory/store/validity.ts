@@ -40,6 +40,14 @@ export function hasValidity(sql: SqlStorage): boolean {
   return hasColumn(sql, 'items', 'valid_until');
 }
 
+/**
+ * Whether this Context has the conversation-time step: `items.session_label`/`position` and the
+ * two-column FTS index (`content`, `terms`).
+ */
+export function hasConversation(sql: SqlStorage): boolean {
+  return hasColumn(sql, 'items', 'session_label');
+}
+
 /** The item that replaced a closed one (newest link first), or null. */
 export function supersededBy(sql: SqlStorage, id: string): string | null {
   if (!hasTable(sql, 'item_links')) return null;

@@ -1,3 +1,4 @@
+import { conversationTime } from './conversation-time.ts';
 import type { SchemaMigration } from './types.ts';
 import { v1 } from './v1.ts';
 import { v2 } from './v2.ts';
@@ -5,6 +6,6 @@ import { v3 } from './v3.ts';
 import { v4 } from './v4.ts';
 
 /** Every per-Context schema step, in order. Append new versions; never reorder or edit. */
-export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [v1, v2, v3, v4];
+export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [v1, v2, v3, v4, conversationTime];
 
 export const LATEST_SCHEMA_VERSION = SCHEMA_MIGRATIONS.length;
