@@ -22,7 +22,7 @@ export interface PprOptions {
   frontier: number;
 }
 
-const DEFAULTS: PprOptions = { alpha: 0.5, iterations: 4, frontier: 150 };
+const DEFAULTS: PprOptions = { alpha: 0.5, iterations: 4, frontier: 60 };
 
 type Node = `e${number}` | `i${number}`;
 

@@ -43,7 +43,8 @@ const route = createRoute({
   path: '/api/v1/{context_id}/query',
   operationId: 'queryMemory',
   tags: ['query'],
-  summary: 'Knowledge query: vector, bm25, hybrid (weighted score fusion) or hybrid_graph (+ personalised PageRank)',
+  summary:
+    'Knowledge query: vector, bm25, hybrid (weighted score fusion) or hybrid_graph (+ personalised PageRank)',
   request: {
     params: ContextIdParam,
     body: jsonBody(

@@ -2,6 +2,7 @@ import { extractEntities } from '../retrieval/entities.ts';
 import { fuseScores, normalise, weightsFor, type Scored } from '../retrieval/fusion.ts';
 import { personalisedPageRank } from '../retrieval/ppr.ts';
 import { expansionTerms } from '../retrieval/prf.ts';
+import { synonymTerms } from '../retrieval/synonyms.ts';
 import { contentWords } from '../retrieval/text.ts';
 import { queryTimeTerms } from '../retrieval/time-terms.ts';
 import { lensMatches } from '../scopes/lens.ts';
@@ -290,11 +291,17 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
   const weights = weightsFor(req.vector?.modelId ?? null);
   const depth = Math.max(k * 3, 30);
   const bm25 = bm25Ranked(sql, req.text, dates, accept, read, depth);
-  const prf = conversation ? prfRanked(sql, req, bm25, accept, read, depth) : [];
+  const prf = conversation && weights.prf > 0 ? prfRanked(sql, req, bm25, accept, read, depth) : [];
   const vector = vectorRanked(sql, cache, req, accept, depth);
+  const synonyms = synonymTerms(req.text);
+  const synonym =
+    synonyms.length > 0 && weights.synonym > 0
+      ? bm25Ranked(sql, synonyms.join(' '), [], accept, read, depth)
+      : [];
   const arms = [
     { arm: 'bm25' as const, list: bm25 },
     { arm: 'prf' as const, list: prf },
+    { arm: 'synonym' as const, list: synonym },
     { arm: 'vector' as const, list: vector },
   ];
   const bm25Ranks = rankMap(bm25);
