@@ -55,7 +55,7 @@ const NEURAL_WEIGHTS: FusionWeights = {
   synonym: 0.3,
   vector: 0.8,
   graph: 2,
-  neighbour: 0.1,
+  neighbour: 0,
   session: 0,
 };
 

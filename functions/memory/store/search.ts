@@ -1,5 +1,6 @@
 import { extractEntities } from '../retrieval/entities.ts';
 import { fuseScores, normalise, weightsFor, type Scored } from '../retrieval/fusion.ts';
+import { withConversation } from '../retrieval/conversation.ts';
 import { personalisedPageRank } from '../retrieval/ppr.ts';
 import { expansionTerms } from '../retrieval/prf.ts';
 import { synonymTerms } from '../retrieval/synonyms.ts';
@@ -20,8 +21,6 @@ const MAX_FTS_SCAN = 5000;
 const PRF_DOCS = 8;
 /** Expansion words added by pseudo-relevance feedback. */
 const PRF_TERMS = 10;
-/** Top fused hits whose neighbouring turns are pulled in. */
-const NEIGHBOUR_SOURCES = 30;
 /** Top fused hits whose entities seed the personalised PageRank (with the query's own). */
 const GRAPH_SEED_HITS = 5;
 
@@ -202,47 +201,25 @@ function neighbourSeqs(sql: SqlStorage, session: string, position: number): numb
     .map((r) => r.seq);
 }
 
-/**
- * Conversation structure on top of fused scores. A question and its answer sit in adjacent turns,
- * so a strong turn lends a share of its score to the turns just before and after it (pulling them
- * in when no arm found them); and a session in which several turns score well is more likely the
- * one the question is about, so each turn gains a share of its session's best score.
- */
+/** Neighbour turns and session scores (retrieval/conversation.ts) over this Context's items. */
 function conversationRanked(
   sql: SqlStorage,
   fused: Scored[],
   accept: Accept,
   read: Probe,
-  neighbourWeight: number,
-  sessionWeight: number,
+  weights: { neighbour: number; session: number },
 ): Scored[] {
-  const base = new Map(fused.map((r) => [r.seq, r.score]));
-  const lent = new Map<number, number>();
-  if (neighbourWeight > 0) {
-    for (const src of fused.slice(0, NEIGHBOUR_SOURCES)) {
-      const item = read(src.seq);
-      if (!item || item.session === null || item.position === null) continue;
-      for (const seq of neighbourSeqs(sql, item.session, item.position)) {
-        if (!admitted(read, accept, seq)) continue;
-        lent.set(seq, Math.max(lent.get(seq) ?? 0, src.score));
-      }
-    }
-  }
-  const sessionBest = new Map<string, number>();
-  for (const r of fused) {
-    const session = read(r.seq)?.session;
-    if (session) sessionBest.set(session, Math.max(sessionBest.get(session) ?? 0, r.score));
-  }
-  const out: Scored[] = [];
-  for (const seq of new Set([...base.keys(), ...lent.keys()])) {
-    const session = read(seq)?.session ?? null;
-    const score =
-      (base.get(seq) ?? 0) +
-      neighbourWeight * (lent.get(seq) ?? 0) +
-      sessionWeight * (session === null ? 0 : (sessionBest.get(session) ?? 0));
-    out.push({ seq, score });
-  }
-  return out.sort((a, b) => b.score - a.score || a.seq - b.seq);
+  if (weights.neighbour <= 0 && weights.session <= 0) return fused;
+  return withConversation(fused, weights, {
+    sessionOf: (seq) => read(seq)?.session ?? null,
+    neighboursOf: (seq) => {
+      const item = read(seq);
+      if (!item || item.session === null || item.position === null) return [];
+      return neighbourSeqs(sql, item.session, item.position).filter((n) =>
+        admitted(read, accept, n),
+      );
+    },
+  });
 }
 
 function hydrate(
@@ -308,7 +285,7 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
   const vectorRanks = rankMap(vector);
   if (req.mode === 'hybrid') {
     const fused = fuseScores(arms, weights);
-    const ranked = conversationRanked(sql, fused, accept, read, weights.neighbour, weights.session);
+    const ranked = conversationRanked(sql, fused, accept, read, weights);
     return hydrate(sql, ranked.slice(0, k), (seq) => ({
       bm25: bm25Ranks.get(seq) ?? null,
       vector: vectorRanks.get(seq) ?? null,
@@ -317,7 +294,7 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
   const first = fuseScores(arms, weights);
   const graph = graphRanked(sql, req, first, accept, read, depth);
   const fused = fuseScores([...arms, { arm: 'graph' as const, list: graph }], weights);
-  const ranked = conversationRanked(sql, fused, accept, read, weights.neighbour, weights.session);
+  const ranked = conversationRanked(sql, fused, accept, read, weights);
   const graphRanks = rankMap(graph);
   return hydrate(sql, ranked.slice(0, k), (seq) => ({
     bm25: bm25Ranks.get(seq) ?? null,
