@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { principalOf } from '../auth/guards.ts';
-import { DEFAULT_K, MAX_K, query } from '../operations/query.ts';
+import { DEFAULT_K, DEFAULT_MODE, MAX_K, query } from '../operations/query.ts';
 import { ITEM_KINDS } from '../store/types.ts';
 import type { RouteModule } from './registry.ts';
 import {
@@ -50,7 +50,7 @@ const route = createRoute({
     body: jsonBody(
       z.object({
         query: z.string().trim().min(1).max(4096),
-        mode: SearchModeSchema.default('hybrid'),
+        mode: SearchModeSchema.default(DEFAULT_MODE),
         k: z.number().int().min(1).max(MAX_K).default(DEFAULT_K),
         lens: Lens.optional(),
         kinds: z.array(z.enum(ITEM_KINDS)).min(1).optional(),

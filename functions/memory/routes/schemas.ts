@@ -138,17 +138,20 @@ export const FactInput = z.object({
     .openapi({ description: 'The turn position inside `session` (0-based)', example: 12 }),
 });
 
-/** The optional time and conversation fields of a fact write, as the operations take them. */
+/**
+ * The optional time and conversation fields of a fact write, as the operations take them. Only
+ * the fields given are set, so a draft without them hashes as it always did (Idempotency-Key).
+ */
 export function factPlacement(f: z.infer<typeof FactInput>): {
-  validFrom: string | null;
-  session: string | null;
-  position: number | null;
+  validFrom?: string;
+  session?: string;
+  position?: number;
 } {
   return {
     // Stored normalised to UTC so that ordering and date tokens agree whatever offset was sent.
-    validFrom: f.valid_from === undefined ? null : new Date(f.valid_from).toISOString(),
-    session: f.session ?? null,
-    position: f.position ?? null,
+    ...(f.valid_from === undefined ? {} : { validFrom: new Date(f.valid_from).toISOString() }),
+    ...(f.session === undefined ? {} : { session: f.session }),
+    ...(f.position === undefined ? {} : { position: f.position }),
   };
 }
 
