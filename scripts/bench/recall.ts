@@ -249,7 +249,7 @@ function markdown(report: RecallReport, systems: string[], set: RecallSet): stri
     '',
     `Command: \`${report.command}\` (after \`npm run build\`). Set: \`test/fixtures/recall-conversations/recall-set.json\``,
     `(seed ${report.set.seed}; regenerate with \`npm exec -- node test/fixtures/recall-conversations/generate.ts\`):`,
-    `${set.stats.conversations} conversations between two friends, ${set.stats.turns.toLocaleString('en')} turns in dated sessions over six to eight months,`,
+    `${set.stats.conversations} conversations between two friends, ${set.stats.turns.toLocaleString('en')} turns in dated sessions over six to seven and a half months,`,
     `${set.stats.questions.toLocaleString('en')} questions (${QUESTION_KINDS.map((k) => `${set.stats.by_kind[k]} ${k}`).join(', ')}), median content-word overlap`,
     `between a question and its gold evidence ${set.stats.median_overlap}. Each conversation is written turn by turn as facts`,
     '(`"<Speaker>: <text>"`, with `valid_from`, `session` and `position`) into its own Context through',
