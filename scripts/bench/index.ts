@@ -1,6 +1,7 @@
 // `npm run bench`: runs every benchmark part and writes docs/BENCHMARKS.md.
 // `npm run bench -- site memory` runs only the named parts (the other sections are kept as they were).
-// Other arguments are handed to every selected part: `npm run bench -- recall --split dev`.
+// Other arguments are handed to every selected part: `npm run bench -- recall --split dev`; a part
+// run on a subset prints its figures and leaves its documented section as it was.
 import { execSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -57,6 +58,9 @@ for (const part of selected) {
   if (typeof run !== 'function')
     throw new Error(`${part.module} does not export ${part.exportName}`);
   const result: unknown = await run(flags);
+  // null: a partial run (e.g. `recall --split dev`) that printed its figures but must not replace
+  // the documented ones.
+  if (result === null) continue;
   if (typeof result !== 'string') throw new Error(`${part.exportName} did not return markdown`);
   sections.set(
     part.name,

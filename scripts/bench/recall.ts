@@ -12,6 +12,8 @@
 //                                  `default` sends no mode, so the server picks)
 //   --json <file>                  also write every figure as JSON, for diffing runs
 //   --limit-conversations <N>      only the first N conversations of each split, for a quick run
+// A run narrowed by --split, --modes or --limit-conversations prints its figures but does not
+// rewrite the section of docs/BENCHMARKS.md, which always shows the whole set.
 import { execSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -243,7 +245,13 @@ function readBaseline(): RecallReport | null {
 }
 const ms = (n: number) => n.toFixed(n < 10 ? 2 : 1);
 
-function markdown(report: RecallReport, systems: string[], set: RecallSet): string {
+/** withBaseline: false when only some conversations ran, so the baseline is not like-for-like. */
+function markdown(
+  report: RecallReport,
+  systems: string[],
+  set: RecallSet,
+  withBaseline: boolean,
+): string {
   const lines = [
     '## Recall on long conversations',
     '',
@@ -300,7 +308,7 @@ function markdown(report: RecallReport, systems: string[], set: RecallSet): stri
       );
     }
   }
-  const baseline = readBaseline();
+  const baseline = withBaseline ? readBaseline() : null;
   if (baseline) {
     lines.push(
       '',
@@ -354,7 +362,11 @@ function markdown(report: RecallReport, systems: string[], set: RecallSet): stri
   return lines.join('\n');
 }
 
-export async function runRecallBench(args: string[] = []): Promise<string> {
+/**
+ * Runs the bench; returns the markdown section, or null (after printing it) when the flags
+ * narrowed the run, so a tuning run never replaces the documented figures of the whole set.
+ */
+export async function runRecallBench(args: string[] = []): Promise<string | null> {
   const options = parseRecallArgs(args);
   const set = JSON.parse(
     readFileSync(
@@ -474,9 +486,18 @@ export async function runRecallBench(args: string[] = []): Promise<string> {
     writeFileSync(options.json, `${JSON.stringify(report, null, 2)}\n`);
     console.log(`recall: wrote ${options.json}`);
   }
-  return markdown(report, systems, set);
+  const text = markdown(report, systems, set, options.limitConversations === null);
+  const partial =
+    options.splits.length < SPLITS.length ||
+    options.modes.length < MODES.length ||
+    options.limitConversations !== null;
+  if (!partial) return text;
+  console.log(text);
+  console.log('recall: partial run (flags narrowed it), docs/BENCHMARKS.md left as it was');
+  return null;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  console.log(await runRecallBench(process.argv.slice(2)));
+  const text = await runRecallBench(process.argv.slice(2));
+  if (text !== null) console.log(text);
 }
