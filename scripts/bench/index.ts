@@ -1,5 +1,7 @@
 // `npm run bench`: runs every benchmark part and writes docs/BENCHMARKS.md.
 // `npm run bench -- site memory` runs only the named parts (the other sections are kept as they were).
+// Other arguments are handed to every selected part: `npm run bench -- recall --split dev`; a part
+// run on a subset prints its figures and leaves its documented section as it was.
 import { execSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -15,6 +17,7 @@ const PARTS: Part[] = [
   { name: 'memory', module: './memory.ts', exportName: 'runMemoryBench' },
   { name: 'documents', module: './documents.ts', exportName: 'runDocumentsBench' },
   { name: 'model', module: './model.ts', exportName: 'runModelBench' },
+  { name: 'recall', module: './recall.ts', exportName: 'runRecallBench' },
 ];
 
 const OUT = 'docs/BENCHMARKS.md';
@@ -42,7 +45,9 @@ function machine(): string {
   return `${cpus().length} × ${cpu}, ${gib} GiB, Node ${process.version}, commit ${commit}`;
 }
 
-const wanted = process.argv.slice(2);
+const args = process.argv.slice(2);
+const wanted = args.filter((a) => PARTS.some((p) => p.name === a));
+const flags = args.filter((a) => !wanted.includes(a));
 const selected = wanted.length > 0 ? PARTS.filter((p) => wanted.includes(p.name)) : PARTS;
 const sections = previousSections();
 
@@ -52,7 +57,10 @@ for (const part of selected) {
   const run = mod[part.exportName];
   if (typeof run !== 'function')
     throw new Error(`${part.module} does not export ${part.exportName}`);
-  const result: unknown = await run();
+  const result: unknown = await run(flags);
+  // null: a partial run (e.g. `recall --split dev`) that printed its figures but must not replace
+  // the documented ones.
+  if (result === null) continue;
   if (typeof result !== 'string') throw new Error(`${part.exportName} did not return markdown`);
   sections.set(
     part.name,
