@@ -27,8 +27,9 @@ interface RowLine {
   row: Record<string, JsonCell>;
 }
 
-// Store-local state that must not travel to another Context: lease fencing.
-const SKIPPED = new Set(['_fence']);
+// Store-local state that must not travel to another Context: lease fencing; and read-only views
+// that hold no rows of their own (`items_fts_vocab`, an fts5vocab view over `items_fts`).
+const SKIPPED = new Set(['_fence', 'items_fts_vocab']);
 // SQLite's own tables, the runtime's (`_cf_KV`) and the local simulator's (`__miniflare_do_name`).
 const PLATFORM_PREFIXES = ['sqlite_', '_cf_', '__'];
 const FTS_SHADOWS = ['_data', '_idx', '_content', '_docsize', '_config'];
