@@ -14,7 +14,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts', 'test/build/**/*.test.ts', 'sdk/js/**/*.test.ts'],
+          include: [
+            'src/**/*.test.ts',
+            'test/build/**/*.test.ts',
+            'test/fixtures/**/*.test.ts',
+            'sdk/js/**/*.test.ts',
+          ],
         },
       },
       {

@@ -1,6 +1,8 @@
 // `npm run bench`: runs every benchmark part and writes docs/BENCHMARKS.md.
 // `npm run bench -- site memory` runs only the named parts (the other sections are kept as they were).
 // `npm run bench -- export --sizes=10,100,200` passes the export part its Context sizes in MB.
+// Other arguments are handed to every selected part: `npm run bench -- recall --split dev`; a part
+// run on a subset prints its figures and leaves its documented section as it was.
 import { execSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -18,6 +20,7 @@ const PARTS: Part[] = [
   { name: 'model', module: './model.ts', exportName: 'runModelBench' },
   { name: 'export', module: './export.ts', exportName: 'runExportBench' },
   { name: 'fuzz', module: './fuzz.ts', exportName: 'runFuzzBench' },
+  { name: 'recall', module: './recall.ts', exportName: 'runRecallBench' },
 ];
 
 const OUT = 'docs/BENCHMARKS.md';
@@ -45,7 +48,9 @@ function machine(): string {
   return `${cpus().length} × ${cpu}, ${gib} GiB, Node ${process.version}, commit ${commit}`;
 }
 
-const wanted = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const args = process.argv.slice(2);
+const wanted = args.filter((a) => PARTS.some((p) => p.name === a));
+const flags = args.filter((a) => !wanted.includes(a));
 const selected = wanted.length > 0 ? PARTS.filter((p) => wanted.includes(p.name)) : PARTS;
 const sections = previousSections();
 
@@ -55,7 +60,10 @@ for (const part of selected) {
   const run = mod[part.exportName];
   if (typeof run !== 'function')
     throw new Error(`${part.module} does not export ${part.exportName}`);
-  const result: unknown = await run();
+  const result: unknown = await run(flags);
+  // null: a partial run (e.g. `recall --split dev`) that printed its figures but must not replace
+  // the documented ones.
+  if (result === null) continue;
   if (typeof result !== 'string') throw new Error(`${part.exportName} did not return markdown`);
   sections.set(
     part.name,

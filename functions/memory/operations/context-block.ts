@@ -2,7 +2,7 @@ import { resolveLens } from '../auth/guards.ts';
 import type { AuthContext } from '../auth/principal.ts';
 import { unwrap } from '../errors.ts';
 import type { ItemKind, TurnRecord } from '../store/types.ts';
-import { searchContext } from './query.ts';
+import { DEFAULT_MODE, searchContext } from './query.ts';
 import { sessionLens } from './session-lens.ts';
 import { requireContext } from './contexts.ts';
 import type { OperationDeps } from './deps.ts';
@@ -56,7 +56,7 @@ export async function buildContextBlock(
   const facts: ContextBlockItem[] = [];
   if (input.query && input.query.trim().length > 0) {
     const hits = await searchContext(deps, input.contextId, {
-      mode: 'hybrid',
+      mode: DEFAULT_MODE,
       text: input.query,
       k: CANDIDATE_FACTS,
       lens,

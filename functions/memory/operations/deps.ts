@@ -11,6 +11,11 @@ export interface FactDraft {
   scopes: string[];
   metadata: JsonObject | null;
   sessionId: string | null;
+  /** When it was said or happened (ISO 8601, UTC); the write time when absent. */
+  validFrom?: string | null;
+  /** Conversation label and turn position (`FactInput.session`, `.position`). */
+  session?: string | null;
+  position?: number | null;
 }
 
 /**

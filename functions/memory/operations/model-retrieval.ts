@@ -4,6 +4,7 @@ import type { ModelProvider } from '../models/provider.ts';
 import type { ContextRow } from './contexts.ts';
 import type { OperationDeps } from './deps.ts';
 import { embedCharged } from './model-embed.ts';
+import { DEFAULT_MODE } from './query.ts';
 import { requestReembed } from './reembed.ts';
 
 export interface Retrieval {
@@ -55,7 +56,7 @@ export async function retrieveMemory(
   },
 ): Promise<Retrieval> {
   const store = deps.store(input.contextId);
-  const { mode, note } = await planRetrieval(deps, input.contextId, input.mode ?? 'hybrid');
+  const { mode, note } = await planRetrieval(deps, input.contextId, input.mode ?? DEFAULT_MODE);
   const values =
     mode === 'bm25'
       ? undefined

@@ -61,6 +61,9 @@ async function embedDrafts(deps: OperationDeps, drafts: FactDraft[]): Promise<Ne
       sessionId: d.sessionId,
       sourceId: null,
       vector: values ? { modelId: deps.embedder.modelId, values } : null,
+      validFrom: d.validFrom ?? null,
+      session: d.session ?? null,
+      position: d.position ?? null,
     };
   });
 }

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { cosine } from './embedder.ts';
 import { extractEntities } from './entities.ts';
-import { embedLocal, LOCAL_DIMENSIONS, localEmbedder } from './local-embeddings.ts';
+import { withConversation } from './conversation.ts';
+import { fuseScores, normalise, weightsFor } from './fusion.ts';
+import { embedLocal, LOCAL_DIMENSIONS, LOCAL_MODEL_ID, localEmbedder } from './local-embeddings.ts';
+import { personalisedPageRank } from './ppr.ts';
+import { expansionTerms } from './prf.ts';
+import { synonymTerms } from './synonyms.ts';
+import { contentTimeTerms, queryTimeTerms } from './time-terms.ts';
 
 describe('local-hash-v1 embeddings', () => {
   it('are deterministic, 256-dimensional and L2-normalised', async () => {
@@ -32,5 +38,197 @@ describe('entity extraction', () => {
     ['no names here at all', []],
   ])('%s', (text, expected) => {
     expect(extractEntities(text).sort()).toEqual([...expected].sort());
+  });
+});
+
+describe('score fusion', () => {
+  const bm25 = [
+    { seq: 1, score: 9 },
+    { seq: 3, score: 6 },
+    { seq: 2, score: 1 },
+  ];
+  const vector = [
+    { seq: 3, score: 0.9 },
+    { seq: 4, score: 0.8 },
+    { seq: 1, score: 0.1 },
+  ];
+  const weights = { ...weightsFor(LOCAL_MODEL_ID) };
+
+  it('min-max normalises each arm onto [0, 1]', () => {
+    expect([...normalise(bm25)]).toEqual([
+      [1, 1],
+      [3, 0.625],
+      [2, 0],
+    ]);
+  });
+
+  it('a weak arm with a small weight cannot overturn the strong arm; an equal vote can', () => {
+    const small = fuseScores(
+      [
+        { arm: 'bm25', list: bm25 },
+        { arm: 'vector', list: vector },
+      ],
+      { ...weights, bm25: 1, vector: 0.1 },
+    );
+    expect(small.map((r) => r.seq).slice(0, 2)).toEqual([1, 3]);
+    const equal = fuseScores(
+      [
+        { arm: 'bm25', list: bm25 },
+        { arm: 'vector', list: vector },
+      ],
+      { ...weights, bm25: 1, vector: 1 },
+    );
+    expect(equal[0]?.seq).toBe(3);
+  });
+
+  it('an empty or zero-weight arm leaves the other arm’s order exactly', () => {
+    const alone = fuseScores(
+      [
+        { arm: 'bm25', list: bm25 },
+        { arm: 'vector', list: [] },
+        { arm: 'prf', list: vector },
+      ],
+      { ...weights, prf: 0 },
+    );
+    expect(alone.map((r) => r.seq)).toEqual([1, 3, 2]);
+    expect(alone[0]?.score).toBeCloseTo(1, 10);
+  });
+
+  it('weights depend on the embedding model: neural vectors get a larger share', () => {
+    expect(weightsFor('@cf/baai/bge-base-en-v1.5').vector).toBeGreaterThan(
+      weightsFor(LOCAL_MODEL_ID).vector,
+    );
+  });
+});
+
+describe('pseudo-relevance feedback', () => {
+  it('expands with the words the top documents share, weighted by rarity, never the query’s own', () => {
+    const docs = [
+      { content: 'Maya ran the half marathon in under two hours', weight: 1 },
+      { content: 'The marathon route followed the river; Maya trained for months', weight: 0.8 },
+      { content: 'It rained all day', weight: 0.1 },
+    ];
+    const df = new Map([
+      ['marathon', 3],
+      ['maya', 40],
+      ['rout', 2],
+      ['river', 5],
+      ['train', 4],
+      ['month', 9],
+      ['hour', 6],
+      ['rain', 3],
+      ['dai', 8],
+    ]);
+    const terms = expansionTerms('how fast was the long race', docs, () => df, 100, 4);
+    expect(terms[0]).toBe('marathon');
+    expect(terms).not.toContain('race');
+    // A word in a feedback document that occurs nowhere else (df < 2) is noise.
+    expect(terms).not.toContain('half');
+  });
+});
+
+describe('personalised PageRank', () => {
+  // 1 -[falcon]- 2 -[dana]- 3 ; 4 is linked only to a hub entity over the fan-out cap.
+  const itemsOf = new Map<number, number[] | null>([
+    [10, [1, 2]],
+    [11, [2, 3]],
+    [12, null],
+  ]);
+  const entitiesOf = new Map<number, number[]>([
+    [1, [10]],
+    [2, [10, 11]],
+    [3, [11]],
+    [4, [12]],
+  ]);
+  const graph = {
+    entitiesOf: (seq: number) => entitiesOf.get(seq) ?? [],
+    itemsOf: (id: number) => itemsOf.get(id) ?? null,
+  };
+
+  it('reaches an item two hops from the query entity and ranks it above unconnected items', () => {
+    const scores = personalisedPageRank(graph, new Map([[10, 1]]));
+    expect(scores.get(3)).toBeGreaterThan(0);
+    expect(scores.get(4)).toBeUndefined();
+    const order = [...scores].sort((a, b) => b[1] - a[1]).map(([seq]) => seq);
+    expect(order).toEqual([2, 1, 3]);
+  });
+
+  it('no seeds, no scores', () => {
+    expect(personalisedPageRank(graph, new Map()).size).toBe(0);
+  });
+});
+
+describe('conversation structure', () => {
+  const sessions = new Map([
+    [1, 's1'],
+    [2, 's1'],
+    [3, 's1'],
+    [7, 's2'],
+  ]);
+  const view = {
+    sessionOf: (seq: number) => sessions.get(seq) ?? null,
+    neighboursOf: (seq: number) => ({ 2: [1, 3] })[seq] ?? [],
+  };
+  const fused = [
+    { seq: 2, score: 1 },
+    { seq: 7, score: 0.5 },
+  ];
+
+  it('pulls in the turns around a strong hit, ahead of a weaker unrelated hit', () => {
+    const ranked = withConversation(fused, { neighbour: 0.6, session: 0 }, view);
+    expect(ranked.map((r) => r.seq)).toEqual([2, 1, 3, 7]);
+    expect(ranked[1]?.score).toBeCloseTo(0.6, 10);
+  });
+
+  it('with both weights zero it is the fused order unchanged', () => {
+    expect(withConversation(fused, { neighbour: 0, session: 0 }, view)).toEqual(fused);
+  });
+
+  it('a session’s best score lifts its other turns', () => {
+    const ranked = withConversation(
+      [
+        { seq: 2, score: 1 },
+        { seq: 7, score: 0.5 },
+        { seq: 3, score: 0.4 },
+      ],
+      { neighbour: 0, session: 0.5 },
+      { ...view, neighboursOf: () => [] },
+    );
+    expect(ranked.map((r) => r.seq)).toEqual([2, 3, 7]);
+  });
+});
+
+describe('dates as index terms', () => {
+  it('resolves relative expressions against when the turn was said', () => {
+    const terms = contentTimeTerms(
+      'Maya: I went to the support group yesterday',
+      '2023-05-08T13:56:00Z',
+    );
+    expect(terms).toEqual(expect.arrayContaining(['dy20230508', 'dy20230507', 'ym202305']));
+    expect(contentTimeTerms('Sliced my thumb last Thursday', '2023-10-29T10:00:00Z')).toContain(
+      'dy20231026',
+    );
+  });
+
+  it('takes only what a question states, never a relative period', () => {
+    expect(queryTimeTerms('What did Marcus see in November 2023?')).toEqual(
+      expect.arrayContaining(['yr2023', 'mo11', 'ym202311']),
+    );
+    expect(queryTimeTerms('what happened in May')).toEqual(['mo05']);
+    expect(queryTimeTerms('what did we do last year?')).toEqual([]);
+    expect(queryTimeTerms('When did Mel go camping?')).toEqual([]);
+  });
+
+  it('an unparseable valid_from gives no tokens instead of failing', () => {
+    expect(contentTimeTerms('yesterday', 'not a date')).toEqual([]);
+  });
+});
+
+describe('thesaurus expansion', () => {
+  it('adds synonyms of the question’s words, none sharing a stem with the question', () => {
+    const terms = synonymTerms('when was the marriage celebration');
+    expect(terms).toContain('wedding');
+    expect(terms).not.toContain('marriage');
+    expect(synonymTerms('zzzz qqqq')).toEqual([]);
   });
 });

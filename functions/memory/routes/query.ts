@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { principalOf } from '../auth/guards.ts';
-import { DEFAULT_K, MAX_K, query } from '../operations/query.ts';
+import { DEFAULT_K, DEFAULT_MODE, MAX_K, query } from '../operations/query.ts';
 import { ITEM_KINDS } from '../store/types.ts';
 import type { RouteModule } from './registry.ts';
 import {
@@ -23,6 +23,11 @@ const QueryResult = z
     scopes: z.array(z.string()),
     metadata: z.record(z.string(), z.unknown()).nullable(),
     created_at: z.string(),
+    valid_from: z.string().openapi({
+      description: 'When it was said or happened (its created_at unless given at write time)',
+    }),
+    session: z.string().nullable().openapi({ description: 'Conversation label, when given' }),
+    position: z.number().int().nullable().openapi({ description: 'Turn position, when given' }),
     valid_until: z.string().optional().openapi({
       description: 'Only on superseded facts, returned with include_superseded: true',
     }),
@@ -38,13 +43,14 @@ const route = createRoute({
   path: '/api/v1/{context_id}/query',
   operationId: 'queryMemory',
   tags: ['query'],
-  summary: 'Knowledge query: vector, bm25, hybrid (RRF k=60) or hybrid_graph',
+  summary:
+    'Knowledge query: vector, bm25, hybrid (weighted score fusion) or hybrid_graph (+ personalised PageRank)',
   request: {
     params: ContextIdParam,
     body: jsonBody(
       z.object({
         query: z.string().trim().min(1).max(4096),
-        mode: SearchModeSchema.default('hybrid'),
+        mode: SearchModeSchema.default(DEFAULT_MODE),
         k: z.number().int().min(1).max(MAX_K).default(DEFAULT_K),
         lens: Lens.optional(),
         kinds: z.array(z.enum(ITEM_KINDS)).min(1).optional(),

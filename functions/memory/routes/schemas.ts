@@ -94,14 +94,67 @@ export const MemoryItem = z
       .nullable()
       .optional()
       .openapi({ description: 'The id of the fact that closed this one, when known' }),
+    session: z
+      .string()
+      .nullable()
+      .optional()
+      .openapi({ description: 'The conversation or session label given at write time' }),
+    position: z
+      .number()
+      .int()
+      .nullable()
+      .optional()
+      .openapi({ description: 'The turn position inside `session` given at write time' }),
   })
   .openapi('Fact');
+
+export const MAX_SESSION_LABEL_CHARS = 128;
 
 export const FactInput = z.object({
   content: z.string().trim().min(1).max(MAX_CONTENT_CHARS),
   scopes: z.array(ScopePath).max(MAX_SCOPES).optional(),
   metadata: Metadata.optional(),
+  valid_from: z.iso
+    .datetime({
+      offset: true,
+      error: 'valid_from must be an ISO 8601 date-time, e.g. 2023-05-08T13:56:00Z',
+    })
+    .optional()
+    .openapi({
+      description:
+        'When it was said or happened (default: now). Relative dates in the content ("yesterday", "last May") are resolved against it and indexed.',
+      example: '2023-05-08T13:56:00Z',
+    }),
+  session: z.string().min(1).max(MAX_SESSION_LABEL_CHARS).optional().openapi({
+    description:
+      'A conversation or session label the item belongs to; retrieval reads neighbouring turns of the same session',
+    example: 'session-3',
+  }),
+  position: z
+    .number()
+    .int({ error: 'position must be an integer >= 0' })
+    .min(0, { error: 'position must be an integer >= 0' })
+    .max(Number.MAX_SAFE_INTEGER)
+    .optional()
+    .openapi({ description: 'The turn position inside `session` (0-based)', example: 12 }),
 });
+
+/**
+ * The optional time and conversation fields of a fact write, as the operations take them. Only
+ * the fields given are set, so a draft without them hashes as it always did (Idempotency-Key).
+ */
+export function factPlacement(f: z.infer<typeof FactInput>): {
+  validFrom?: string;
+  session?: string;
+  position?: number;
+} {
+  return {
+    // Stored normalised to UTC so that ordering and date tokens agree whatever offset was sent.
+    ...(f.valid_from === undefined ? {} : { validFrom: new Date(f.valid_from).toISOString() }),
+    ...(f.session === undefined ? {} : { session: f.session }),
+    ...(f.position === undefined ? {} : { position: f.position }),
+  };
+}
 
 export const SearchModeSchema = z.enum(SEARCH_MODES, {
   error: `mode must be one of ${SEARCH_MODES.join(', ')}`,

@@ -49,7 +49,7 @@ import {
 } from './items.ts';
 import { applyMigrations, readSchemaVersion, type MigrationStep } from './schema/runner.ts';
 import type { Lens } from '../scopes/lens.ts';
-import { search } from './search.ts';
+import { plannedSearch, search, type PlannedSearch } from './search.ts';
 import * as sessions from './sessions.ts';
 import type {
   ItemKind,
@@ -199,6 +199,14 @@ export class ContextStore extends DurableObject<Env> {
 
   async search(req: SearchRequest): Promise<SearchHit[]> {
     return search(this.sql, this.vectors, req);
+  }
+
+  /**
+   * A query in one call: the mode it can honestly run in (bm25 while some items lack a vector of
+   * the query's model) and its hits.
+   */
+  async query(req: SearchRequest): Promise<PlannedSearch> {
+    return plannedSearch(this.sql, this.vectors, req);
   }
 
   async idempotencyBegin(

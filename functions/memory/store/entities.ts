@@ -43,3 +43,16 @@ export function itemsOfEntity(sql: SqlStorage, entityId: number, maxFanout = 200
     .toArray();
   return rows.length > maxFanout ? null : rows.map((r) => r.item_seq);
 }
+
+/** Ids of the entities with these (lower-cased) names. */
+export function entityIdsByName(sql: SqlStorage, names: string[]): number[] {
+  const unique = [...new Set(names.map((n) => n.toLowerCase()))].slice(0, 60);
+  if (unique.length === 0) return [];
+  return sql
+    .exec<{ id: number }>(
+      `SELECT id FROM entities WHERE name IN (${unique.map(() => '?').join(', ')})`,
+      ...unique,
+    )
+    .toArray()
+    .map((r) => r.id);
+}

@@ -1,8 +1,10 @@
 import { extractEntities } from '../retrieval/entities.ts';
+import { contentTimeTerms } from '../retrieval/time-terms.ts';
 import { lensMatches } from '../scopes/lens.ts';
 import { linkEntities, unlinkEntities } from './entities.ts';
 import { ftsDelete, ftsInsert } from './fts.ts';
 import { newId } from './ids.ts';
+import { hasConversation } from './validity.ts';
 import type { ItemKind, ItemRecord, JsonObject, NewItem } from './types.ts';
 import type { VectorCache } from './vectors.ts';
 import { deleteVector, insertVector } from './vectors.ts';
@@ -24,6 +26,9 @@ export function toRecord(row: ItemRow): ItemRecord {
   // `valid_from`/`valid_until` exist from schema V2 on; a V1 row simply lacks them.
   const from = row['valid_from'];
   const until = row['valid_until'];
+  // `session_label`/`position` exist from the conversation-time schema step on.
+  const session = row['session_label'];
+  const position = row['position'];
   return {
     id: row.id,
     kind: row.kind as ItemKind,
@@ -35,6 +40,8 @@ export function toRecord(row: ItemRow): ItemRecord {
     created_at: row.created_at,
     valid_from: typeof from === 'string' ? from : row.created_at,
     valid_until: typeof until === 'string' ? until : null,
+    session: typeof session === 'string' ? session : null,
+    position: typeof position === 'number' ? position : null,
   };
 }
 
@@ -49,25 +56,54 @@ export function insertItems(
   now: string,
 ): ItemRecord[] {
   const records: ItemRecord[] = [];
+  // Below the conversation-time step the table has neither the columns nor the FTS `terms`.
+  const conversation = hasConversation(sql);
   for (const item of items) {
     const id = newId(item.kind);
     const scopes = JSON.stringify(item.scopes);
     const metadata = item.metadata === null ? null : JSON.stringify(item.metadata);
-    const row = sql
-      .exec<{ seq: number }>(
-        `INSERT INTO items (id, kind, content, scopes, metadata, session_id, source_id, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
-        id,
-        item.kind,
-        item.content,
-        scopes,
-        metadata,
-        item.sessionId,
-        item.sourceId,
-        now,
-      )
-      .one();
-    ftsInsert(sql, row.seq, item.content);
+    const validFrom = item.validFrom ?? now;
+    const session = item.session ?? null;
+    const position = item.position ?? null;
+    const row = conversation
+      ? sql
+          .exec<{ seq: number }>(
+            `INSERT INTO items (id, kind, content, scopes, metadata, session_id, source_id, created_at,
+                                valid_from, session_label, position)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+            id,
+            item.kind,
+            item.content,
+            scopes,
+            metadata,
+            item.sessionId,
+            item.sourceId,
+            now,
+            validFrom,
+            session,
+            position,
+          )
+          .one()
+      : sql
+          .exec<{ seq: number }>(
+            `INSERT INTO items (id, kind, content, scopes, metadata, session_id, source_id, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+            id,
+            item.kind,
+            item.content,
+            scopes,
+            metadata,
+            item.sessionId,
+            item.sourceId,
+            now,
+          )
+          .one();
+    ftsInsert(
+      sql,
+      row.seq,
+      item.content,
+      conversation ? contentTimeTerms(item.content, validFrom).join(' ') : null,
+    );
     if (item.vector) insertVector(sql, vectors, row.seq, item.vector, item.scopes, item.kind);
     linkEntities(sql, row.seq, item.entities ?? extractEntities(item.content));
     records.push({
@@ -79,8 +115,10 @@ export function insertItems(
       session_id: item.sessionId,
       source_id: item.sourceId,
       created_at: now,
-      valid_from: now,
+      valid_from: conversation ? validFrom : now,
       valid_until: null,
+      session: conversation ? session : null,
+      position: conversation ? position : null,
     });
   }
   return records;

@@ -1,24 +1,28 @@
+import { extractEntities } from '../retrieval/entities.ts';
+import { fuseScores, normalise, weightsFor, type Scored } from '../retrieval/fusion.ts';
+import { withConversation } from '../retrieval/conversation.ts';
+import { personalisedPageRank } from '../retrieval/ppr.ts';
+import { expansionTerms } from '../retrieval/prf.ts';
+import { synonymTerms } from '../retrieval/synonyms.ts';
+import { contentWords } from '../retrieval/text.ts';
+import { queryTimeTerms } from '../retrieval/time-terms.ts';
 import { lensMatches } from '../scopes/lens.ts';
-import { entitiesOf, itemsOfEntity } from './entities.ts';
-import { ftsSearch } from './fts.ts';
+import { entitiesOf, entityIdsByName, itemsOfEntity } from './entities.ts';
+import { countStaleVectors } from './model-paths.ts';
+import { documentFrequencies, ftsSearch } from './fts.ts';
 import { toRecord, type ItemRow } from './items.ts';
-import type { SearchHit, SearchRanks, SearchRequest } from './types.ts';
-import { hasValidity } from './validity.ts';
+import type { SearchHit, SearchMode, SearchRanks, SearchRequest } from './types.ts';
+import { hasConversation, hasValidity } from './validity.ts';
 import { vectorSearch, type VectorCache } from './vectors.ts';
 
-/** Reciprocal Rank Fusion constant (Cormack et al.): 60. */
-export const RRF_K = 60;
-/** How many of the fused top hits seed the entity-graph expansion. */
-const GRAPH_SEEDS = 5;
-/** How many one-hop items are expanded again for the second hop. */
-const HOP2_SOURCES = 10;
 /** Upper bound on FTS rows scanned while filtering by lens, so one query stays bounded. */
 const MAX_FTS_SCAN = 5000;
-
-interface Ranked {
-  seq: number;
-  score: number;
-}
+/** First-pass documents that feed pseudo-relevance feedback. */
+const PRF_DOCS = 8;
+/** Expansion words added by pseudo-relevance feedback. */
+const PRF_TERMS = 10;
+/** Top fused hits whose entities seed the personalised PageRank (with the query's own). */
+const GRAPH_SEED_HITS = 5;
 
 type Accept = (scopes: string[], kind: string, closed: boolean) => boolean;
 
@@ -33,34 +37,72 @@ function accepts(req: SearchRequest): Accept {
     (kinds === null || kinds.has(kind)) && (history || !closed) && lensMatches(req.lens, scopes);
 }
 
-/** What a list needs of an item to filter it, read by `seq`. */
-type Probe = (seq: number) => { scopes: string[]; kind: string; closed: boolean } | null;
+interface Probed {
+  scopes: string[];
+  kind: string;
+  closed: boolean;
+  session: string | null;
+  position: number | null;
+  content: string;
+}
 
-function probe(sql: SqlStorage): Probe {
+/** What a list needs of an item to filter, expand and feed back, read by `seq` (memoised). */
+type Probe = (seq: number) => Probed | null;
+
+function probe(sql: SqlStorage, conversation: boolean): Probe {
   // `valid_until` exists from schema V2 on; below it nothing can be closed.
   const closed = hasValidity(sql) ? 'valid_until IS NOT NULL' : '0';
-  const query = `SELECT scopes, kind, ${closed} AS closed FROM items WHERE seq = ?`;
+  const place = conversation
+    ? 'session_label, position'
+    : 'NULL AS session_label, NULL AS position';
+  const query = `SELECT scopes, kind, content, ${closed} AS closed, ${place} FROM items WHERE seq = ?`;
+  const memo = new Map<number, Probed | null>();
   return (seq) => {
-    const row = sql.exec<{ scopes: string; kind: string; closed: number }>(query, seq).toArray()[0];
-    return row
-      ? { scopes: JSON.parse(row.scopes) as string[], kind: row.kind, closed: row.closed === 1 }
+    const known = memo.get(seq);
+    if (known !== undefined) return known;
+    const row = sql
+      .exec<{
+        scopes: string;
+        kind: string;
+        content: string;
+        closed: number;
+        session_label: string | null;
+        position: number | null;
+      }>(query, seq)
+      .toArray()[0];
+    const out = row
+      ? {
+          scopes: JSON.parse(row.scopes) as string[],
+          kind: row.kind,
+          closed: row.closed === 1,
+          session: row.session_label,
+          position: row.position,
+          content: row.content,
+        }
       : null;
+    memo.set(seq, out);
+    return out;
   };
+}
+
+function admitted(read: Probe, accept: Accept, seq: number): Probed | null {
+  const item = read(seq);
+  return item && accept(item.scopes, item.kind, item.closed) ? item : null;
 }
 
 function bm25Ranked(
   sql: SqlStorage,
-  req: SearchRequest,
+  text: string,
+  extra: string[],
   accept: Accept,
   read: Probe,
   limit: number,
-): Ranked[] {
-  const out: Ranked[] = [];
+): Scored[] {
+  const out: Scored[] = [];
   let scanned = 0;
-  for (const hit of ftsSearch(sql, req.text)) {
+  for (const hit of ftsSearch(sql, text, extra)) {
     if (out.length >= limit || ++scanned > MAX_FTS_SCAN) break;
-    const item = read(hit.seq);
-    if (item && accept(item.scopes, item.kind, item.closed)) out.push(hit);
+    if (admitted(read, accept, hit.seq)) out.push(hit);
   }
   return out;
 }
@@ -71,70 +113,118 @@ function vectorRanked(
   req: SearchRequest,
   accept: Accept,
   limit: number,
-): Ranked[] {
+): Scored[] {
   if (!req.vector) return [];
   return vectorSearch(sql, cache, req.vector, limit, accept);
 }
 
-function rankMap(list: Ranked[]): Map<number, number> {
-  return new Map(list.map((r, i) => [r.seq, i + 1]));
+function itemCount(sql: SqlStorage): number {
+  return sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM items').one().n;
 }
 
-function fuse(lists: Map<number, number>[]): Ranked[] {
-  const scores = new Map<number, number>();
-  for (const ranks of lists) {
-    for (const [seq, rank] of ranks) scores.set(seq, (scores.get(seq) ?? 0) + 1 / (RRF_K + rank));
-  }
-  return [...scores]
-    .map(([seq, score]) => ({ seq, score }))
-    .sort((a, b) => b.score - a.score || a.seq - b.seq);
+/** The second, expanded query of pseudo-relevance feedback (its expansion words only). */
+function prfRanked(
+  sql: SqlStorage,
+  req: SearchRequest,
+  first: Scored[],
+  accept: Accept,
+  read: Probe,
+  limit: number,
+): Scored[] {
+  const top = first.slice(0, PRF_DOCS);
+  if (top.length < 2) return [];
+  const weights = normalise(first);
+  const docs = top.flatMap((r) => {
+    const item = read(r.seq);
+    return item ? [{ content: item.content, weight: 0.5 + 0.5 * (weights.get(r.seq) ?? 0) }] : [];
+  });
+  const terms = expansionTerms(
+    req.text,
+    docs,
+    (stems) => documentFrequencies(sql, stems),
+    itemCount(sql),
+    PRF_TERMS,
+  );
+  if (terms.length === 0) return [];
+  return bm25Ranked(sql, terms.join(' '), [], accept, read, limit);
 }
 
 /**
- * Graph expansion: every entity of a seed (the top fused hits) reaches the other items linked to
- * it (one hop), and the entities of the best-connected of those reach further (two hops, half
- * weight). An edge counts by the entity's rarity (idf), so a name shared by two facts says more
- * than a word shared by hundreds, and by the seed's rank.
+ * Personalised PageRank from the query's entities and those of the best fused hits; the query's
+ * own entities weigh most. Entity names are matched by the extractor on the question and by its
+ * single words (a lower-cased name in a question is still that name).
  */
 function graphRanked(
   sql: SqlStorage,
+  req: SearchRequest,
+  fused: Scored[],
   accept: Accept,
   read: Probe,
-  fused: Ranked[],
   limit: number,
-): Ranked[] {
-  const total = sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM items').one().n;
-  const strength = new Map<number, number>();
-  const expanded = new Set<number>();
-  const expand = (from: number, weight: number): void => {
-    for (const entityId of entitiesOf(sql, from)) {
-      const linked = itemsOfEntity(sql, entityId);
-      if (linked === null || linked.length < 2) continue;
-      const idf = Math.log(1 + total / linked.length);
-      for (const seq of linked) {
-        if (seq !== from) strength.set(seq, (strength.get(seq) ?? 0) + weight * idf);
-      }
-    }
-    expanded.add(from);
+): Scored[] {
+  const graph = {
+    entitiesOf: (seq: number) => entitiesOf(sql, seq),
+    itemsOf: (id: number) => itemsOfEntity(sql, id),
   };
-  fused.slice(0, GRAPH_SEEDS).forEach((seed, i) => expand(seed.seq, 1 / (i + 1)));
-  const hop1 = [...strength]
-    .filter(([seq]) => !expanded.has(seq))
-    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-    .slice(0, HOP2_SOURCES);
-  hop1.forEach(([seq], i) => expand(seq, 0.5 / (i + 1)));
-  const out: Ranked[] = [];
-  for (const [seq, score] of [...strength].sort((a, b) => b[1] - a[1] || a[0] - b[0])) {
+  const seeds = new Map<number, number>();
+  const seed = (id: number, weight: number): void => {
+    const items = graph.itemsOf(id);
+    if (items === null || items.length === 0) return;
+    // Node specificity (HippoRAG): a name on few items says more than one on many.
+    seeds.set(id, (seeds.get(id) ?? 0) + weight / Math.sqrt(items.length));
+  };
+  const names = [...extractEntities(req.text), ...contentWords(req.text)];
+  for (const id of entityIdsByName(sql, names)) seed(id, 1);
+  const top = fused.slice(0, GRAPH_SEED_HITS);
+  const best = top[0]?.score ?? 0;
+  for (const hit of top) {
+    for (const id of graph.entitiesOf(hit.seq)) seed(id, 0.5 * (best > 0 ? hit.score / best : 0));
+  }
+  const scores = personalisedPageRank(graph, seeds);
+  const out: Scored[] = [];
+  for (const [seq, score] of [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0])) {
     if (out.length >= limit) break;
-    const item = read(seq);
-    if (item && accept(item.scopes, item.kind, item.closed)) out.push({ seq, score });
+    if (admitted(read, accept, seq)) out.push({ seq, score });
   }
   return out;
 }
 
+function neighbourSeqs(sql: SqlStorage, session: string, position: number): number[] {
+  return sql
+    .exec<{ seq: number }>(
+      'SELECT seq FROM items WHERE session_label = ? AND position IN (?, ?)',
+      session,
+      position - 1,
+      position + 1,
+    )
+    .toArray()
+    .map((r) => r.seq);
+}
+
+/** Neighbour turns and session scores (retrieval/conversation.ts) over this Context's items. */
+function conversationRanked(
+  sql: SqlStorage,
+  fused: Scored[],
+  accept: Accept,
+  read: Probe,
+  weights: { neighbour: number; session: number },
+): Scored[] {
+  if (weights.neighbour <= 0 && weights.session <= 0) return fused;
+  return withConversation(fused, weights, {
+    sessionOf: (seq) => read(seq)?.session ?? null,
+    neighboursOf: (seq) => {
+      const item = read(seq);
+      if (!item || item.session === null || item.position === null) return [];
+      return neighbourSeqs(sql, item.session, item.position).filter((n) =>
+        admitted(read, accept, n),
+      );
+    },
+  });
+}
+
 function hydrate(
   sql: SqlStorage,
-  ranked: Ranked[],
+  ranked: Scored[],
   ranks?: (seq: number) => SearchRanks,
 ): SearchHit[] {
   const hits: SearchHit[] = [];
@@ -150,6 +240,9 @@ function hydrate(
       scopes: rec.scopes,
       metadata: rec.metadata,
       created_at: rec.created_at,
+      valid_from: rec.valid_from ?? rec.created_at,
+      session: rec.session ?? null,
+      position: rec.position ?? null,
     };
     if (rec.valid_until) hit.valid_until = rec.valid_until;
     if (ranks) hit.ranks = ranks(r.seq);
@@ -158,28 +251,87 @@ function hydrate(
   return hits;
 }
 
+function rankMap(list: Scored[]): Map<number, number> {
+  return new Map(list.map((r, i) => [r.seq, i + 1]));
+}
+
 /** Runs one query in the requested mode; results are lens-filtered and at most `k`. */
 export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest): SearchHit[] {
   const k = req.k;
   const accept = accepts(req);
   if (req.mode === 'vector') return hydrate(sql, vectorRanked(sql, cache, req, accept, k));
-  const read = probe(sql);
-  if (req.mode === 'bm25') return hydrate(sql, bm25Ranked(sql, req, accept, read, k));
+  const conversation = hasConversation(sql);
+  const read = probe(sql, conversation);
+  // Date tokens of the periods the question names; they match the FTS `terms` column.
+  const dates = conversation ? queryTimeTerms(req.text) : [];
+  if (req.mode === 'bm25') return hydrate(sql, bm25Ranked(sql, req.text, dates, accept, read, k));
+  const weights = weightsFor(req.vector?.modelId ?? null);
   const depth = Math.max(k * 3, 30);
-  const bm25 = rankMap(bm25Ranked(sql, req, accept, read, depth));
-  const vector = rankMap(vectorRanked(sql, cache, req, accept, depth));
-  const fused = fuse([bm25, vector]);
+  const bm25 = bm25Ranked(sql, req.text, dates, accept, read, depth);
+  const prf = conversation && weights.prf > 0 ? prfRanked(sql, req, bm25, accept, read, depth) : [];
+  const vector = vectorRanked(sql, cache, req, accept, depth);
+  const synonyms = synonymTerms(req.text);
+  const synonym =
+    synonyms.length > 0 && weights.synonym > 0
+      ? bm25Ranked(sql, synonyms.join(' '), [], accept, read, depth)
+      : [];
+  const arms = [
+    { arm: 'bm25' as const, list: bm25 },
+    { arm: 'prf' as const, list: prf },
+    { arm: 'synonym' as const, list: synonym },
+    { arm: 'vector' as const, list: vector },
+  ];
+  const bm25Ranks = rankMap(bm25);
+  const vectorRanks = rankMap(vector);
   if (req.mode === 'hybrid') {
-    return hydrate(sql, fused.slice(0, k), (seq) => ({
-      bm25: bm25.get(seq) ?? null,
-      vector: vector.get(seq) ?? null,
+    const fused = fuseScores(arms, weights);
+    const ranked = conversationRanked(sql, fused, accept, read, weights);
+    return hydrate(sql, ranked.slice(0, k), (seq) => ({
+      bm25: bm25Ranks.get(seq) ?? null,
+      vector: vectorRanks.get(seq) ?? null,
     }));
   }
-  const graph = rankMap(graphRanked(sql, accept, read, fused, depth));
-  const reranked = fuse([bm25, vector, graph]);
-  return hydrate(sql, reranked.slice(0, k), (seq) => ({
-    bm25: bm25.get(seq) ?? null,
-    vector: vector.get(seq) ?? null,
-    graph: graph.get(seq) ?? null,
+  const first = fuseScores(arms, weights);
+  const graph = graphRanked(sql, req, first, accept, read, depth);
+  const fused = fuseScores([...arms, { arm: 'graph' as const, list: graph }], weights);
+  const ranked = conversationRanked(sql, fused, accept, read, weights);
+  const graphRanks = rankMap(graph);
+  return hydrate(sql, ranked.slice(0, k), (seq) => ({
+    bm25: bm25Ranks.get(seq) ?? null,
+    vector: vectorRanks.get(seq) ?? null,
+    graph: graphRanks.get(seq) ?? null,
   }));
+}
+
+export interface PlannedSearch {
+  /** The mode used: `bm25` while items lack a vector of the query's embedding model. */
+  mode: SearchMode;
+  /** How many items lack such a vector (the caller asks for re-embedding when above 0). */
+  staleVectors: number;
+  hits: SearchHit[];
+}
+
+/**
+ * Plans and runs a query in one store call. While some items still carry vectors of a previous
+ * embedding model (the `reembed` job is catching up), vector scores would compare two models, so
+ * the query runs as `bm25` instead and reports how many items are stale.
+ */
+export function plannedSearch(
+  sql: SqlStorage,
+  cache: VectorCache,
+  req: SearchRequest,
+): PlannedSearch {
+  if (req.mode === 'bm25' || req.vector === null) {
+    const mode = req.vector === null ? 'bm25' : req.mode;
+    return { mode, staleVectors: 0, hits: search(sql, cache, { ...req, mode }) };
+  }
+  const stale = countStaleVectors(sql, req.vector.modelId);
+  if (stale > 0) {
+    return {
+      mode: 'bm25',
+      staleVectors: stale,
+      hits: search(sql, cache, { ...req, mode: 'bm25' }),
+    };
+  }
+  return { mode: req.mode, staleVectors: 0, hits: search(sql, cache, req) };
 }

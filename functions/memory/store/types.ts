@@ -23,6 +23,12 @@ export interface NewItem {
   vector: StoredVector | null;
   /** Entity names; when absent they are extracted from the content. */
   entities?: string[];
+  /** When it was said or happened (ISO 8601); the write time when absent. */
+  validFrom?: string | null;
+  /** The conversation or session label the item belongs to (schema V5 `session_label`). */
+  session?: string | null;
+  /** The item's turn position inside `session` (0-based). */
+  position?: number | null;
 }
 
 export interface ItemRecord {
@@ -40,6 +46,10 @@ export interface ItemRecord {
   valid_until?: string | null;
   /** The item that closed this one (V4 `item_links`), when known. */
   superseded_by?: string | null;
+  /** The conversation label the item belongs to, null when none (schema V5). */
+  session?: string | null;
+  /** The item's turn position inside `session`, null when none (schema V5). */
+  position?: number | null;
 }
 
 export type SearchMode = 'vector' | 'bm25' | 'hybrid' | 'hybrid_graph';
@@ -73,6 +83,11 @@ export interface SearchHit {
   scopes: string[];
   metadata: JsonObject | null;
   created_at: string;
+  /** When it was said or happened (its `created_at` unless given at write time). */
+  valid_from: string;
+  /** The conversation label and turn position given at write time, null when absent. */
+  session: string | null;
+  position: number | null;
   /** Present only on superseded items, which only `includeSuperseded` returns. */
   valid_until?: string;
   ranks?: SearchRanks;

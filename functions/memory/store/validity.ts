@@ -43,6 +43,14 @@ export function hasValidity(sql: SqlStorage): boolean {
 }
 
 /**
+ * Whether this Context has the conversation-time step: `items.session_label`/`position` and the
+ * two-column FTS index (`content`, `terms`).
+ */
+export function hasConversation(sql: SqlStorage): boolean {
+  return hasColumn(sql, 'items', 'session_label');
+}
+
+/**
  * The item that replaced a closed one (newest link first) among those `lens` may read, or null:
  * a reader is never handed the id of a fact outside its grant (links made before closing
  * required the successor to carry the closed fact's scopes could point at one).

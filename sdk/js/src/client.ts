@@ -146,6 +146,9 @@ export class MemoryClient {
       scopes: options.scopes,
       metadata: options.metadata,
       session_id: options.sessionId,
+      valid_from: options.validFrom,
+      session: options.session,
+      position: options.position,
     };
     return this.#call({
       method: 'POST',

@@ -10,6 +10,12 @@ export interface RememberOptions {
   scopes?: string[];
   metadata?: Record<string, unknown>;
   sessionId?: string;
+  /** When it was said or happened (ISO 8601 date-time; default now). */
+  validFrom?: string;
+  /** A conversation label the fact belongs to (at most 128 characters). */
+  session?: string;
+  /** The turn position inside `session` (integer >= 0). */
+  position?: number;
   /** `'full'` extracts atomic facts with the model (LLM-backed). */
   infer?: 'full';
   /** Sent as `Idempotency-Key`; a fresh one is generated when absent so retries are safe. */
@@ -20,6 +26,11 @@ export interface BatchFact {
   content: string;
   scopes?: string[];
   metadata?: Record<string, unknown>;
+  /** When it was said or happened (ISO 8601 date-time; default now). */
+  valid_from?: string;
+  /** A conversation label and the turn position inside it. */
+  session?: string;
+  position?: number;
 }
 
 export interface UploadOptions {

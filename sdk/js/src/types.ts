@@ -25,6 +25,11 @@ export interface Fact {
   scopes: string[];
   metadata?: Record<string, unknown>;
   created_at?: string;
+  /** When it was said or happened (its created_at unless given at write time). */
+  valid_from?: string;
+  /** Conversation label and turn position given at write time (null when absent). */
+  session?: string | null;
+  position?: number | null;
   [field: string]: unknown;
 }
 
@@ -34,6 +39,9 @@ export interface QueryResult {
   content: string;
   score: number;
   scopes: string[];
+  valid_from?: string;
+  session?: string | null;
+  position?: number | null;
   [field: string]: unknown;
 }
 

@@ -147,9 +147,24 @@ class MemoryClient:
         session_id: Optional[str] = None,
         infer: Optional[str] = None,
         idempotency_key: Optional[str] = None,
+        valid_from: Optional[str] = None,
+        session: Optional[str] = None,
+        position: Optional[int] = None,
     ) -> JSON:
-        """Stores a fact; a fresh ``Idempotency-Key`` makes its retries safe."""
-        body = {"content": content, "scopes": scopes, "metadata": metadata, "session_id": session_id}
+        """Stores a fact; a fresh ``Idempotency-Key`` makes its retries safe.
+
+        ``valid_from`` (ISO 8601) is when it was said or happened; ``session`` and ``position``
+        place it in a conversation, so retrieval can read its neighbouring turns.
+        """
+        body = {
+            "content": content,
+            "scopes": scopes,
+            "metadata": metadata,
+            "session_id": session_id,
+            "valid_from": valid_from,
+            "session": session,
+            "position": position,
+        }
         return self._t.request(
             "POST",
             self._p("/facts"),

@@ -51,7 +51,8 @@ describe('changing the embedding model', () => {
       lens: [['*']],
       k: 5,
     });
-    expect(after).toMatchObject({ mode: 'hybrid', note: null });
+    // The model-backed paths use the default mode (the best measured one) when none is given.
+    expect(after).toMatchObject({ mode: 'hybrid_graph', note: null });
     // Back on the original model, its vectors are gone too: it falls back the same way.
     expect((await planRetrieval(before, ctx, 'vector')).mode).toBe('bm25');
   });

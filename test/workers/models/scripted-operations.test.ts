@@ -65,7 +65,7 @@ describe('model-backed operations with a scripted provider', () => {
       provider,
     );
     expect(out.budget.used - before.usage.llm_tokens).toBe(111);
-    expect(out.response.retrieval).toMatchObject({ mode: 'hybrid', note: null });
+    expect(out.response.retrieval).toMatchObject({ mode: 'hybrid_graph', note: null });
   });
 
   it('infer=full: model facts are reconciled and stored; invalid model output stores nothing', async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_K, MAX_K, query } from '../../operations/query.ts';
+import { DEFAULT_K, DEFAULT_MODE, MAX_K, query } from '../../operations/query.ts';
 import { SEARCH_MODES } from '../../store/types.ts';
 import { contextIdField, defineTool, lensField } from '../tool.ts';
 import { toolOutput } from '../tool-result.ts';
@@ -19,8 +19,8 @@ export const recallTool = defineTool({
     query: z.string().min(1).max(4_000).describe('What to look for, in plain language.'),
     mode: z
       .enum(SEARCH_MODES)
-      .default('hybrid')
-      .describe('vector, bm25, hybrid (default) or hybrid_graph.'),
+      .default(DEFAULT_MODE)
+      .describe('vector, bm25, hybrid or hybrid_graph (default: best measured recall).'),
     k: z.number().int().min(1).max(MAX_K).default(DEFAULT_K).describe(`Results, 1-${MAX_K}.`),
     lens: lensField,
     include_superseded: z

@@ -1,3 +1,4 @@
+import { conversationTime } from './conversation-time.ts';
 import type { SchemaMigration } from './types.ts';
 import { v1 } from './v1.ts';
 import { v2 } from './v2.ts';
@@ -14,6 +15,7 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
   v4,
   sessionScopes,
   documentDedupPerReader,
+  conversationTime,
 ];
 
 export const LATEST_SCHEMA_VERSION = SCHEMA_MIGRATIONS.length;

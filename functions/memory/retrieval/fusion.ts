@@ -1,0 +1,105 @@
+import { LOCAL_MODEL_ID } from './local-embeddings.ts';
+
+/**
+ * Score fusion for the hybrid modes: a convex combination of min-max normalised scores
+ * (Bruch et al., "An Analysis of Fusion Functions for Hybrid Retrieval", 2023), not equal-vote RRF.
+ * With RRF a weak arm moves a mediocre item up as much as a strong arm does, which is how hybrid
+ * used to score below bm25 alone. Here each arm has a weight chosen for the embedding model it runs
+ * with: the local hashing model mostly repeats bm25's lexical evidence with more noise, so it gets
+ * a small weight; a neural model sees paraphrases bm25 cannot and gets a real share.
+ */
+
+export type Arm = 'bm25' | 'prf' | 'synonym' | 'vector' | 'graph';
+
+export interface FusionWeights {
+  bm25: number;
+  /** The pseudo-relevance-feedback query (RM3-style expansion terms). */
+  prf: number;
+  /** The thesaurus-expanded query (synonyms of the question's words). */
+  synonym: number;
+  vector: number;
+  /** Personalised PageRank over the entity graph (hybrid_graph only). */
+  graph: number;
+  /** Share of a turn's score that flows to the turns right before and after it. */
+  neighbour: number;
+  /** Weight of the session's own score (its best turns) added to each of its turns. */
+  session: number;
+}
+
+/**
+ * Weights tuned on the dev split of the recall benchmark (`npm run bench -- recall`, see
+ * docs/retrieval.md), per embedding model. Measured there: the thesaurus arm and the entity graph
+ * add recall; the local hashing vectors, pseudo-relevance feedback, neighbour turns and session
+ * scores each cost recall on paraphrased questions (the turns around an answer are mostly small
+ * talk), so for the local model they get zero or token weights. They stay in the design for
+ * neural embedders and conversations whose answers follow their questions.
+ */
+const LOCAL_WEIGHTS: FusionWeights = {
+  bm25: 1,
+  prf: 0,
+  synonym: 0.4,
+  vector: 0.05,
+  graph: 2,
+  neighbour: 0,
+  session: 0,
+};
+
+/**
+ * Neural embedders (workers-ai, openai): the vector arm carries real semantic signal, so it gets
+ * a real share. Not tunable offline (no network model in the benchmark): set from the published
+ * convex-combination results (Bruch et al.) where a dense arm weighs about as much as bm25.
+ */
+const NEURAL_WEIGHTS: FusionWeights = {
+  bm25: 1,
+  prf: 0,
+  synonym: 0.3,
+  vector: 0.8,
+  graph: 2,
+  neighbour: 0,
+  session: 0,
+};
+
+export function weightsFor(modelId: string | null): FusionWeights {
+  return modelId === null || modelId === LOCAL_MODEL_ID ? LOCAL_WEIGHTS : NEURAL_WEIGHTS;
+}
+
+export interface Scored {
+  seq: number;
+  score: number;
+}
+
+/**
+ * Min-max normalisation onto [0, 1] over one arm's list. A list whose scores are all equal maps
+ * every member to 1: each is as good as the arm can say.
+ */
+export function normalise(list: Scored[]): Map<number, number> {
+  const out = new Map<number, number>();
+  if (list.length === 0) return out;
+  let min = Infinity;
+  let max = -Infinity;
+  for (const r of list) {
+    min = Math.min(min, r.score);
+    max = Math.max(max, r.score);
+  }
+  const span = max - min;
+  for (const r of list) out.set(r.seq, span > 0 ? (r.score - min) / span : 1);
+  return out;
+}
+
+/**
+ * Convex combination of normalised arm scores. An item missing from an arm's list scores 0 there.
+ * The weights are divided by their sum over the arms that returned anything, so a mode with an
+ * empty arm (no query vector, no expansion terms) ranks exactly like the remaining arms.
+ */
+export function fuseScores(arms: { arm: Arm; list: Scored[] }[], weights: FusionWeights): Scored[] {
+  const live = arms.filter((a) => a.list.length > 0 && weights[a.arm] > 0);
+  const total = live.reduce((sum, a) => sum + weights[a.arm], 0);
+  const scores = new Map<number, number>();
+  for (const { arm, list } of live) {
+    const w = weights[arm] / total;
+    for (const [seq, s] of normalise(list)) scores.set(seq, (scores.get(seq) ?? 0) + w * s);
+  }
+  return [...scores]
+    .map(([seq, score]) => ({ seq, score }))
+    .sort((a, b) => b.score - a.score || a.seq - b.seq);
+}

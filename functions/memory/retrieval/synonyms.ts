@@ -1,0 +1,50 @@
+import { stemmer } from 'stemmer';
+import dictionary from 'synonyms/dictionary.js';
+import { contentWords } from './text.ts';
+
+/**
+ * Query expansion with a general English thesaurus (the `synonyms` package: ~28k head words with
+ * WordNet-derived synonym sets per part of speech). It bridges the commonest vocabulary gap of a
+ * paraphrased question ("illness" for "sickness", "marriage" for "wedding") without a model.
+ * Expansion words go to their own bm25 arm with a small fusion weight, so a wrong sense costs
+ * little, and words already in the query are never added twice.
+ */
+
+type Entry = Partial<Record<string, string[]>>;
+const thesaurus = dictionary as unknown as Record<string, Entry | undefined>;
+
+/** Candidate head words for an inflected token ("relocated" -> "relocate", "relocat"). */
+function lemmas(word: string): string[] {
+  const out = [word];
+  if (word.endsWith('ies')) out.push(`${word.slice(0, -3)}y`);
+  if (word.endsWith('es')) out.push(word.slice(0, -2));
+  if (word.endsWith('s')) out.push(word.slice(0, -1));
+  if (word.endsWith('ed')) out.push(word.slice(0, -2), word.slice(0, -1));
+  if (word.endsWith('ing')) out.push(word.slice(0, -3), `${word.slice(0, -3)}e`);
+  return out;
+}
+
+/** Up to `max` synonyms of the query's content words, none sharing a stem with the query. */
+export function synonymTerms(query: string, max = 16): string[] {
+  const words = contentWords(query).filter((w) => w.length >= 3);
+  const seen = new Set(words.map((w) => stemmer(w)));
+  const out: string[] = [];
+  for (const word of words) {
+    const entry = lemmas(word)
+      .map((l) => (Object.hasOwn(thesaurus, l) ? thesaurus[l] : undefined))
+      .find((e) => e !== undefined);
+    if (!entry) continue;
+    for (const list of Object.values(entry)) {
+      for (const syn of list ?? []) {
+        // Multi-word and one-letter entries (part-of-speech markers) are not index terms.
+        if (!/^[a-z]{3,}$/.test(syn)) continue;
+        const stem = stemmer(syn);
+        if (seen.has(stem)) continue;
+        seen.add(stem);
+        out.push(syn);
+        if (out.length >= max) return out;
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,109 @@
+import * as chrono from 'chrono-node';
+
+/**
+ * Dates as index terms. A turn said on 8 May 2023 that mentions "yesterday" is about 7 May 2023:
+ * chrono-node resolves such expressions against the item's `valid_from` at write time, and every
+ * date the item is about becomes a small set of synthetic tokens stored in the FTS `terms` column
+ * (`yr2023`, `ym202305`, `mo05`, `dy20230507`). A question that names a time ("in May 2023",
+ * "on 7 May") is turned into the same tokens, so bm25 matches the period however it was worded.
+ * The tokens are plain letters and digits, so the FTS tokenizer keeps each one whole.
+ */
+
+const MAX_RANGE_DAYS = 7;
+
+function pad(n: number): string {
+  return String(n).padStart(2, '0');
+}
+
+export interface DateParts {
+  year: number | null;
+  month: number | null;
+  day: number | null;
+}
+
+/** The tokens for a date known to the given precision. */
+export function tokensOf(parts: DateParts): string[] {
+  const out: string[] = [];
+  const { year, month, day } = parts;
+  if (year !== null) out.push(`yr${year}`);
+  if (month !== null) out.push(`mo${pad(month)}`);
+  if (year !== null && month !== null) out.push(`ym${year}${pad(month)}`);
+  if (year !== null && month !== null && day !== null)
+    out.push(`dy${year}${pad(month)}${pad(day)}`);
+  return out;
+}
+
+function utcParts(d: Date): DateParts {
+  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
+}
+
+function sameDayTokens(from: Date, to: Date): string[] {
+  const out: string[] = [];
+  const start = Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate());
+  const end = Date.UTC(to.getUTCFullYear(), to.getUTCMonth(), to.getUTCDate());
+  if (end < start || (end - start) / 86_400_000 > MAX_RANGE_DAYS) return out;
+  for (let t = start; t <= end; t += 86_400_000) out.push(...tokensOf(utcParts(new Date(t))));
+  return out;
+}
+
+/**
+ * Tokens for the item's own date (when it was said) and for every date its content mentions,
+ * resolved against that date. Deduplicated, in a stable order.
+ */
+export function contentTimeTerms(content: string, validFrom: string): string[] {
+  const ref = new Date(validFrom);
+  if (Number.isNaN(ref.getTime())) return [];
+  const terms = new Set<string>(tokensOf(utcParts(ref)));
+  let results: chrono.ParsedResult[] = [];
+  try {
+    results = chrono.parse(content, { instant: ref, timezone: 0 }, { forwardDate: false });
+  } catch {
+    // A date the parser cannot handle only costs the item its resolved-date tokens.
+    results = [];
+  }
+  for (const r of results.slice(0, 8)) {
+    const start = r.start.date();
+    if (Number.isNaN(start.getTime())) continue;
+    const end = r.end?.date();
+    const dayKnown = r.start.isCertain('day') || !r.start.isCertain('month');
+    if (end && !Number.isNaN(end.getTime())) {
+      for (const t of sameDayTokens(start, end)) terms.add(t);
+    }
+    const parts = utcParts(start);
+    for (const t of tokensOf(dayKnown ? parts : { ...parts, day: null })) terms.add(t);
+  }
+  return [...terms];
+}
+
+/**
+ * Tokens for the periods a query names explicitly ("in May", "May 2023", "on 7 May 2023").
+ * Only the components the query itself states are used: "last year" in a question has no
+ * trustworthy reference date, so relative query expressions add nothing.
+ */
+export function queryTimeTerms(query: string): string[] {
+  // Parsed against two far-apart reference instants: a component that changes with the
+  // reference ("last year", "yesterday") is relative and dropped; what stays is what the query says.
+  const parse = (instant: Date): chrono.ParsedResult[] => {
+    try {
+      return chrono.parse(query, { instant, timezone: 0 }).slice(0, 4);
+    } catch {
+      return [];
+    }
+  };
+  const a = parse(new Date(Date.UTC(1990, 0, 15)));
+  const b = parse(new Date(Date.UTC(2011, 6, 20)));
+  const terms = new Set<string>();
+  a.forEach((r, i) => {
+    const other = b[i]?.start;
+    const stated = (unit: 'year' | 'month' | 'day'): number | null => {
+      const value = r.start.isCertain(unit) ? (r.start.get(unit) ?? null) : null;
+      return value !== null && other?.get(unit) === value ? value : null;
+    };
+    const year = stated('year');
+    const month = stated('month');
+    const day = month !== null ? stated('day') : null;
+    if (month === null && year === null) return;
+    for (const t of tokensOf({ year, month, day })) terms.add(t);
+  });
+  return [...terms];
+}
