@@ -1,7 +1,8 @@
 /**
- * An NDJSON Context backup with no rows, taken at `schemaVersion`: importing it leaves a fresh
- * Context's database really at that version, which is how the rollout bench and test put
- * Contexts behind the code's latest schema without a test-only path in the Worker.
+ * An NDJSON Context backup with no data, taken at `schemaVersion`: only `_meta`'s version row,
+ * which every Context holds (import checks each table's count, `_meta` included). Importing it
+ * leaves a fresh Context's database really at that version, which is how the rollout bench and
+ * test put Contexts behind the code's latest schema without a test-only path in the Worker.
  */
 export function emptyBackupAt(contextId: string, schemaVersion: number): string {
   return [
@@ -13,7 +14,8 @@ export function emptyBackupAt(contextId: string, schemaVersion: number): string 
       schema_version: schemaVersion,
       exported_at: new Date().toISOString(),
     },
-    { type: 'end', rows: 0 },
+    { type: 'row', table: '_meta', row: { key: 'schema_version', value: String(schemaVersion) } },
+    { type: 'end', rows: 1 },
   ]
     .map((line) => JSON.stringify(line))
     .join('\n');
