@@ -20,7 +20,7 @@ export default defineConfig({
   markdown: {
     // Both themes are emitted as CSS variables; src/styles/docs.css picks one per colour scheme.
     shikiConfig: {
-      themes: { light: 'github-light', dark: 'github-dark' },
+      themes: { light: 'github-light-high-contrast', dark: 'github-dark-high-contrast' },
       defaultColor: false,
       transformers: [codeTitle()],
     },

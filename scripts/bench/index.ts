@@ -15,6 +15,8 @@ const PARTS: Part[] = [
   { name: 'memory', module: './memory.ts', exportName: 'runMemoryBench' },
   { name: 'documents', module: './documents.ts', exportName: 'runDocumentsBench' },
   { name: 'model', module: './model.ts', exportName: 'runModelBench' },
+  // Lighthouse and axe-core on the audited pages (also alone: `npm run audit`).
+  { name: 'audit', module: '../audit.ts', exportName: 'runAudit' },
 ];
 
 const OUT = 'docs/BENCHMARKS.md';

@@ -54,7 +54,7 @@ describe('docs shell in Chromium', () => {
       await expect.poll(() => input.evaluate((el) => el === document.activeElement)).toBe(true);
       await input.fill('hybrid search');
       const options = page.locator('#search-results [role="option"]');
-      await expect.poll(() => options.count()).toBeGreaterThan(1);
+      await expect.poll(() => options.count(), { timeout: 15_000 }).toBeGreaterThan(1);
       expect(await options.first().locator('.search-section').textContent()).not.toBe('');
       expect(await options.first().locator('.search-snippet').textContent()).not.toBe('');
       await input.press('ArrowDown');
@@ -89,7 +89,7 @@ describe('docs shell in Chromium', () => {
       expect(hash).toMatch(/^#./);
       await link.click();
       await page.waitForURL(`${base}/docs/quickstart${hash}`);
-      const heading = page.locator(hash);
+      const heading = page.locator(`[id="${decodeURIComponent(hash.slice(1))}"]`);
       await expect
         .poll(() => heading.evaluate((h) => h.getBoundingClientRect().top))
         .toBeLessThan(300);
@@ -178,7 +178,11 @@ describe('docs shell in Chromium', () => {
   it('API reference: tabs switch between curl, TypeScript and Python', async () => {
     await withPage('/docs/reference/memory/query-memory', async (page) => {
       const tabs = page.locator('#request-example-tab-0').locator('..').locator('[role="tab"]');
-      expect(await tabs.allTextContents()).toEqual(['curl', 'TypeScript', 'Python']);
+      expect((await tabs.allTextContents()).map((t) => t.trim())).toEqual([
+        'curl',
+        'TypeScript',
+        'Python',
+      ]);
       await tabs.nth(2).click();
       expect(await page.locator('#request-example-panel-2').isVisible()).toBe(true);
       expect(await page.locator('#request-example-panel-0').isVisible()).toBe(false);
