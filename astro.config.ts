@@ -1,6 +1,8 @@
 import mdx from '@astrojs/mdx';
 import { defineConfig } from 'astro/config';
 import { agentReady } from './src/integrations/agent-ready.ts';
+import { codeTitle } from './src/integrations/code-title.ts';
+import { memoryOpenApi } from './src/integrations/memory-openapi.ts';
 
 // Absolute origin written into sitemaps, llms.txt and discovery documents.
 const site = process.env.SITE_URL ?? 'https://engram.example';
@@ -15,8 +17,18 @@ export default defineConfig({
   // `/pricing` is written as dist/pricing.html so its twin dist/pricing.md sits beside it; one
   // cached stylesheet instead of CSS inlined into every page (and into its token count).
   build: { format: 'file', inlineStylesheets: 'never' },
-  // Scripts are always files, never inlined into the page: the CSP (functions/site/
-  // security-headers.ts, docs/security.md) allows scripts from this origin only.
+  markdown: {
+    // Both themes are emitted as CSS variables; src/styles/docs.css picks one per colour scheme.
+    shikiConfig: {
+      themes: { light: 'github-light-high-contrast', dark: 'github-dark-high-contrast' },
+      defaultColor: false,
+      transformers: [codeTitle()],
+    },
+  },
+  // Never inline a script into the HTML: the Content-Security-Policy allows only external
+  // scripts (plus the one hashed theme script, see docs/site-docs-ui.md): functions/site/
+  // security-headers.ts, docs/security.md.
   vite: { build: { assetsInlineLimit: 0 } },
-  integrations: [mdx(), agentReady()],
+  // memoryOpenApi first: the API reference pages read the document it exports.
+  integrations: [memoryOpenApi(), mdx(), agentReady()],
 });

@@ -33,8 +33,9 @@ export function depth(path: string): number {
 }
 
 /** A page at the given URL depth (1..4), e.g. 4 -> /learn/<course>/<module>/<lesson>. */
-export async function pageAtDepth(d: number): Promise<PageEntry> {
-  const found = (await pages()).find((p) => depth(p.path) === d);
+/** The first page `d` segments deep, optionally under a path prefix such as `/learn/`. */
+export async function pageAtDepth(d: number, under = '/'): Promise<PageEntry> {
+  const found = (await pages()).find((p) => depth(p.path) === d && p.path.startsWith(under));
   if (!found) throw new Error(`the built site has no page at depth ${d}`);
   return found;
 }

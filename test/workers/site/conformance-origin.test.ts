@@ -83,7 +83,8 @@ describe('1. What the service does', () => {
     const learn = await get('/learn.md');
     expect(learn.status).toBe(200);
     expect(await learn.text()).toMatch(/^# /);
-    const lesson = await pageAtDepth(4);
+    // Depth 4 also holds API reference pages (/docs/reference/<api>/<operation>).
+    const lesson = await pageAtDepth(4, '/learn/');
     expect(lesson.path.startsWith('/learn/')).toBe(true);
     expect((await get(lesson.twin)).status).toBe(200);
   });
