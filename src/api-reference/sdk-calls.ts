@@ -53,6 +53,18 @@ export const SDK_CALLS: Record<string, SdkCall> = {
   ),
   revokeKey: call('revokeKey', `'key_…'`, 'revoke_key', `"key_…"`),
   exportContext: call('exportContext', `'acme'`, 'export_context', `"acme"`),
+  exportContextBlob: call(
+    'exportContextBlob',
+    `'acme', sha256`,
+    'export_context_blob',
+    `"acme", sha256`,
+  ),
+  importContextBlob: call(
+    'importContextBlob',
+    `'acme-copy', sha256, bytes`,
+    'import_context_blob',
+    `"acme-copy", sha256, data`,
+  ),
   importContext: call(
     'importContext',
     `'acme-copy', ndjson`,

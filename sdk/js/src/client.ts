@@ -129,6 +129,28 @@ export class MemoryClient {
     });
   }
 
+  /** A document's file named by an export's blob line, as bytes (management key). */
+  async exportContextBlob(id: string, sha256: string): Promise<Uint8Array<ArrayBuffer>> {
+    const path = `/api/v1/contexts/${enc(id)}/export/blobs/${enc(sha256)}`;
+    const res = await this.#transport.send({ method: 'GET', path, retryable: true });
+    return new Uint8Array(await res.arrayBuffer());
+  }
+
+  /** Puts a document's file back for an imported Context; the server checks its sha256. */
+  importContextBlob(
+    id: string,
+    sha256: string,
+    bytes: Uint8Array<ArrayBuffer>,
+  ): Promise<{ sha256: string; size_bytes: number; restored: boolean }> {
+    return this.#call({
+      method: 'PUT',
+      path: `/api/v1/contexts/${enc(id)}/import/blobs/${enc(sha256)}`,
+      body: bytes,
+      headers: { 'content-type': 'application/octet-stream' },
+      retryable: true,
+    });
+  }
+
   retryDeadLetter(id: string): Promise<Record<string, unknown>> {
     const path = `/api/v1/migrations/dlq/${enc(id)}/retry`;
     return this.#call({ method: 'POST', path, retryable: false });

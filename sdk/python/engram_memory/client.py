@@ -129,6 +129,21 @@ class MemoryClient:
             retryable=False,
         )
 
+    def export_context_blob(self, id: str, sha256: str) -> bytes:
+        """A document's file named by an export's ``blob`` line (management key)."""
+        path = f"/api/v1/contexts/{_enc(id)}/export/blobs/{_enc(sha256)}"
+        return self._t.request_bytes("GET", path, retryable=True)
+
+    def import_context_blob(self, id: str, sha256: str, data: bytes) -> JSON:
+        """Puts a document's file back before or after ``import_context`` (management key)."""
+        return self._t.request(
+            "PUT",
+            f"/api/v1/contexts/{_enc(id)}/import/blobs/{_enc(sha256)}",
+            data=data,
+            headers={"content-type": "application/octet-stream"},
+            retryable=True,
+        )
+
     def retry_dead_letter(self, id: str) -> JSON:
         path = f"/api/v1/migrations/dlq/{_enc(id)}/retry"
         return self._t.request("POST", path, retryable=False)

@@ -74,12 +74,13 @@ class Transport:
         query: Optional[QueryParams] = None,
         retryable: bool,
         _text: bool = False,
+        _bytes: bool = False,
     ) -> Any:
         """Sends a request with the retry rules; returns parsed JSON (None for 204)."""
         attempts = 1 + (self.max_retries if retryable else 0)
         for attempt in range(attempts):
             error, retry_after, result = self._attempt(
-                method, path, json_body, data, headers, query, _text
+                method, path, json_body, data, headers, query, _text, _bytes
             )
             if error is None:
                 return result
@@ -92,6 +93,10 @@ class Transport:
     def request_text(self, method: str, path: str, *, retryable: bool) -> str:
         """Like ``request`` for a text body (NDJSON exports)."""
         return self.request(method, path, retryable=retryable, _text=True)
+
+    def request_bytes(self, method: str, path: str, *, retryable: bool) -> bytes:
+        """Like ``request`` for a binary body (a document's file from an export)."""
+        return self.request(method, path, retryable=retryable, _bytes=True)
 
     def stream_events(self, path: str, json_body: Any) -> Iterator[Dict[str, Any]]:
         """POSTs and yields server-sent events; a plain JSON answer yields one ``done`` event.
@@ -138,6 +143,7 @@ class Transport:
         headers: Optional[Dict[str, str]],
         query: Optional[QueryParams],
         text: bool = False,
+        binary: bool = False,
     ) -> Tuple[Optional[MemoryAPIError], Optional[float], Any]:
         h = {"accept": "application/json", **(headers or {})}
         if self.api_key:
@@ -150,6 +156,8 @@ class Transport:
         try:
             with urllib.request.urlopen(req, timeout=self.timeout) as res:
                 raw = res.read()
+                if binary:
+                    return None, None, raw
                 if text:
                     return None, None, raw.decode("utf-8")
                 if res.status == 204 or not raw:
