@@ -1,7 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { workerSettings } from '../config/worker-settings.ts';
 import { handleHealth } from '../health/health.ts';
-import { handleError } from './errors.ts';
+import { handleError } from './handle-error.ts';
 import type { MemoryApp, MemoryEnv } from './hono-env.ts';
 import { requireAuth } from './middleware/authenticate.ts';
 import { memoryCors } from './middleware/cors.ts';
@@ -10,7 +10,8 @@ import { rateLimit, type RateLimitOptions } from './middleware/rate-limit.ts';
 import { requestId } from './middleware/request-id.ts';
 import { wellFormedPath } from './middleware/path-encoding.ts';
 import { wellFormedJson } from './middleware/well-formed-json.ts';
-import { createDeps, type OperationDeps } from './operations/deps.ts';
+import { createDeps } from './operations/create-deps.ts';
+import type { OperationDeps } from './operations/deps.ts';
 import { closeRequestBodies } from './routes/closed-request-bodies.ts';
 import { ROUTE_MODULES } from './routes/index.ts';
 import { validationFailure } from './routes/validation-failure.ts';

@@ -1,5 +1,3 @@
-import type { Context } from 'hono';
-import type { MemoryEnv } from './hono-env.ts';
 import { HTTPException } from 'hono/http-exception';
 import type { ErrorSlug } from '../../src/lib/error-catalog.ts';
 import { errorTypeBase, problemBody, problemResponse } from '../../src/lib/problem.ts';
@@ -190,18 +188,4 @@ export function problemFor(
     extensions: wire.extensions,
   });
   return problemResponse(body, { ...wire.headers, 'x-request-id': opts.requestId });
-}
-
-/** The one `app.onError` of the memory service. */
-export function handleError(err: unknown, c: Context<MemoryEnv>): Response {
-  const f = failureFromUnknown(err);
-  const requestId = c.get('requestId') ?? crypto.randomUUID();
-  if (f.kind === 'internal') console.error(`[${requestId}]`, err);
-  const url = new URL(c.req.url);
-  return problemFor(f, {
-    requestId,
-    instance: url.pathname,
-    origin: url.origin,
-    typeBase: c.env.ERROR_TYPE_BASE,
-  });
 }

@@ -1,4 +1,4 @@
-import { createDeps } from '../operations/deps.ts';
+import { createDeps } from '../operations/create-deps.ts';
 import type { Embedder } from '../retrieval/embedder.ts';
 
 /**

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { consolidateLens } from '../operations/consolidate.ts';
 import type { ContextRow } from '../operations/contexts.ts';
-import { createDeps } from '../operations/deps.ts';
+import { createDeps } from '../operations/create-deps.ts';
 import { providerOf } from '../operations/model-provider.ts';
 import { defineJob } from './define-job.ts';
-import type { MaintenanceHook } from './maintenance.ts';
+import type { MaintenanceHook } from './maintenance-hook.ts';
 import { jobBaseSchema } from './messages.ts';
 
 export const CONSOLIDATE_KIND = 'consolidate';

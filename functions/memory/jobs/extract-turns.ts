@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createDeps } from '../operations/deps.ts';
+import { createDeps } from '../operations/create-deps.ts';
 import { EXTRACT_TURNS_KIND, extractTurn } from '../operations/turn-extraction.ts';
 import { actorSchema, authOfActor } from './actor.ts';
 import { defineJob } from './define-job.ts';

@@ -1,17 +1,11 @@
+import type { MaintenanceHook } from './maintenance-hook.ts';
 import { LATEST_SCHEMA_VERSION } from '../store/schema/index.ts';
 import { CONSOLIDATE_HOOK } from './consolidate.ts';
 import { migrationReadyContexts } from './context-versions.ts';
 import { enqueueForContexts, type EnqueueDeps } from './enqueue.ts';
 import { RECONCILE_BLOBS_HOOK } from './reconcile-blobs.ts';
 
-/**
- * Cadenced maintenance (consolidation and its kin): every `everyMinutes`, one job of `kind` per
- * migration-ready Context. The job kind needs a handler in registry.ts.
- */
-export interface MaintenanceHook {
-  kind: string;
-  everyMinutes: number;
-}
+export type { MaintenanceHook } from './maintenance-hook.ts';
 
 /** The hooks the scheduler runs. The model-backed issue adds e.g. `{ kind: 'consolidate', ... }`. */
 export const MAINTENANCE_HOOKS: MaintenanceHook[] = [CONSOLIDATE_HOOK, RECONCILE_BLOBS_HOOK];

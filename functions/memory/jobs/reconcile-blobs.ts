@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { contextStore } from '../store/context-store.ts';
 import { defineJob } from './define-job.ts';
-import type { MaintenanceHook } from './maintenance.ts';
+import type { MaintenanceHook } from './maintenance-hook.ts';
 import { jobBaseSchema } from './messages.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createDeps } from '../operations/deps.ts';
+import { createDeps } from '../operations/create-deps.ts';
 import { REEMBED_KIND, reembedContext, requestReembed } from '../operations/reembed.ts';
 import { defineJob } from './define-job.ts';
 import { jobBaseSchema } from './messages.ts';

@@ -8,7 +8,7 @@ import { MemoryError, problemFor } from '../errors.ts';
 import type { MemoryEnv } from '../hono-env.ts';
 import { assertGrantLive } from '../oauth/grant-liveness.ts';
 import { readMcpProps } from '../oauth/props.ts';
-import { createDeps } from '../operations/deps.ts';
+import { createDeps } from '../operations/create-deps.ts';
 import type { RouteModule } from '../routes/registry.ts';
 import { ClientState } from './client-state.ts';
 import { admitToolCall, configuredPerMinute } from './rate-limit.ts';

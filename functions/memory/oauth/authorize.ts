@@ -7,7 +7,7 @@ import { authenticate } from '../auth/authenticate.ts';
 import { VERBS, type AuthContext, type Grants, type Verb } from '../auth/principal.ts';
 import { MemoryError } from '../errors.ts';
 import { requireContext } from '../operations/contexts.ts';
-import { createDeps } from '../operations/deps.ts';
+import { createDeps } from '../operations/create-deps.ts';
 import { checkPaths } from '../scopes/grants.ts';
 import { scopePathProblem } from '../scopes/path.ts';
 import { OAUTH_KEY_PREFIX } from './grant-liveness.ts';

@@ -1,9 +1,7 @@
 import type { AuthContext } from '../auth/principal.ts';
 import type { Embedder } from '../retrieval/embedder.ts';
-import { contextStore, type ContextStoreStub } from '../store/context-store.ts';
+import type { ContextStoreStub } from '../store/context-store.ts';
 import type { ItemRecord, JsonObject } from '../store/types.ts';
-import { inferFactsHook } from './infer-facts.ts';
-import { configuredEmbedder } from './model-provider.ts';
 
 /** Input of a fact write, after validation (shared by `?infer=full`). */
 export interface FactDraft {
@@ -37,16 +35,4 @@ export interface OperationDeps {
   store(contextId: string): ContextStoreStub;
   embedder: Embedder;
   inferFacts: InferFacts | null;
-}
-
-/** Default wiring from the Worker's bindings; the model-backed issue swaps embedder/inferFacts here. */
-export function createDeps(env: Env, overrides: Partial<OperationDeps> = {}): OperationDeps {
-  return {
-    env,
-    db: env.DB,
-    store: (contextId) => contextStore(env, contextId),
-    embedder: configuredEmbedder(env),
-    inferFacts: inferFactsHook,
-    ...overrides,
-  };
 }

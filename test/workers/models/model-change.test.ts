@@ -2,7 +2,7 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { createMemoryApp } from '../../../functions/memory/app.ts';
 import { chat } from '../../../functions/memory/operations/chat.ts';
-import { createDeps } from '../../../functions/memory/operations/deps.ts';
+import { createDeps } from '../../../functions/memory/operations/create-deps.ts';
 import {
   planRetrieval,
   retrieveMemory,

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { chat } from '../../../functions/memory/operations/chat.ts';
 import { consolidate } from '../../../functions/memory/operations/consolidate.ts';
-import { createDeps } from '../../../functions/memory/operations/deps.ts';
+import { createDeps } from '../../../functions/memory/operations/create-deps.ts';
 import { inferAndStore } from '../../../functions/memory/operations/infer-facts.ts';
 import { reembedContext } from '../../../functions/memory/operations/reembed.ts';
 import { reflect } from '../../../functions/memory/operations/reflect.ts';
