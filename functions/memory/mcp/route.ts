@@ -162,7 +162,10 @@ export const mcpRoutes: RouteModule = {
   name: 'mcp',
   register(app) {
     app.post('/mcp', handleMcp);
-    app.get('/mcp', methodNotAllowed);
-    app.delete('/mcp', methodNotAllowed);
+    // OPTIONS without an Origin (a client asking what /mcp takes; a browser preflight is
+    // answered by the Origin guard's CORS layer around this): the methods, no body.
+    app.options('/mcp', (c) => c.body(null, 204, { allow: 'POST, OPTIONS' }));
+    // Every other method is a 405 problem from the memory service, never the site's plain 405.
+    app.on(['GET', 'DELETE', 'PUT', 'PATCH'], '/mcp', methodNotAllowed);
   },
 };
