@@ -44,6 +44,32 @@ describe('unknown fields in a JSON body', () => {
   });
 });
 
+describe('deeply nested JSON bodies', () => {
+  it('answers 400 naming the depth limit instead of overflowing the stack, and stores nothing', async () => {
+    const { ctx, key } = await setup();
+    let deep: unknown = 'x';
+    for (let i = 0; i < 5_000; i++) deep = { a: deep };
+    const res = await call('POST', `/api/v1/${ctx}/facts`, {
+      key,
+      body: { content: 'Alice leads Platform', metadata: { deep } },
+    });
+    const problem = await expectProblem(res, 400, 'validation-error');
+    expect(problem.detail).toContain('nested deeper than 64 levels');
+    expect(await countFacts(ctx, key)).toBe(0);
+  });
+
+  it('still accepts metadata nested a few levels', async () => {
+    const { ctx, key } = await setup();
+    let nested: unknown = 'x';
+    for (let i = 0; i < 10; i++) nested = { a: nested };
+    const res = await call('POST', `/api/v1/${ctx}/facts`, {
+      key,
+      body: { content: 'Bob is in Paris', metadata: { nested } },
+    });
+    expect(res.status).toBe(201);
+  });
+});
+
 describe('malformed percent-encoding in a path', () => {
   it('is a 400 problem on every route, never a 500', async () => {
     const { key } = await setup();
