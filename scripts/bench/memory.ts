@@ -11,6 +11,7 @@ import { create, insertMultiple, search, type AnyOrama } from '@orama/orama';
 import { embedLocal } from '../../functions/memory/retrieval/local-embeddings.ts';
 import type { RetrievalSet } from '../../test/fixtures/retrieval/generate.ts';
 import { startDevServer, type DevServer } from '../../test/support/wrangler-dev.ts';
+import { managementCall, percentile } from './dev-api.ts';
 
 const MODES = ['vector', 'bm25', 'hybrid', 'hybrid_graph'] as const;
 type Mode = (typeof MODES)[number];
@@ -68,12 +69,6 @@ function filler(i: number): string {
   return `${s} ${v} ${o} (note ${i})`;
 }
 
-function percentile(samples: number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, index)] ?? 0;
-}
-
 const ms = (n: number) => n.toFixed(n < 10 ? 2 : 1);
 
 class Api {
@@ -85,17 +80,8 @@ class Api {
     this.ctx = ctx;
   }
 
-  async call(method: string, path: string, body?: unknown): Promise<unknown> {
-    const res = await fetch(`${this.server.url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${this.server.bootstrapKey}`,
-        'content-type': 'application/json',
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-    return res.status === 204 ? null : res.json();
+  call(method: string, path: string, body?: unknown): Promise<unknown> {
+    return managementCall(this.server, method, path, body);
   }
 
   /** Writes facts in batches of 100; returns the stored ids in order and the elapsed ms. */

@@ -27,6 +27,7 @@ import {
   type Turn,
 } from '../../test/fixtures/recall-conversations/generate.ts';
 import { startDevServer, type DevServer } from '../../test/support/wrangler-dev.ts';
+import { managementCall, percentile } from './dev-api.ts';
 
 const MODES = ['default', 'bm25', 'vector', 'hybrid', 'hybrid_graph'] as const;
 type Mode = (typeof MODES)[number];
@@ -136,12 +137,6 @@ function score(questions: Question[], ranked: Map<string, string[]>): Scores {
   };
 }
 
-function percentile(samples: number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, index)] ?? 0;
-}
-
 class Api {
   private readonly server: DevServer;
 
@@ -149,17 +144,8 @@ class Api {
     this.server = server;
   }
 
-  async call(method: string, path: string, body?: unknown): Promise<unknown> {
-    const res = await fetch(`${this.server.url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${this.server.bootstrapKey}`,
-        'content-type': 'application/json',
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-    return res.status === 204 ? null : res.json();
+  call(method: string, path: string, body?: unknown): Promise<unknown> {
+    return managementCall(this.server, method, path, body);
   }
 }
 
