@@ -12,6 +12,8 @@
 //                                  `default` sends no mode, so the server picks)
 //   --json <file>                  also write every figure as JSON, for diffing runs
 //   --limit-conversations <N>      only the first N conversations of each split, for a quick run
+//   --locomo <path>                the public LoCoMo set instead of ours (locomo10.json or its folder
+//                                  of per-conversation files), all of it as one outside-check split
 // A run narrowed by --split, --modes or --limit-conversations prints its figures but does not
 // rewrite the section of docs/BENCHMARKS.md, which always shows the whole set.
 import { execSync } from 'node:child_process';
@@ -28,6 +30,7 @@ import {
 } from '../../test/fixtures/recall-conversations/generate.ts';
 import { startDevServer, type DevServer } from '../../test/support/wrangler-dev.ts';
 import { managementCall, percentile } from './dev-api.ts';
+import { loadLocomo } from './locomo-set.ts';
 
 const MODES = ['default', 'bm25', 'vector', 'hybrid', 'hybrid_graph'] as const;
 type Mode = (typeof MODES)[number];
@@ -42,6 +45,8 @@ export interface RecallOptions {
   modes: Mode[];
   json: string | null;
   limitConversations: number | null;
+  /** Path of the LoCoMo data: an outside check, never tuned on. */
+  locomo: string | null;
 }
 
 /** Parses the flags above; throws with a usage line on anything else. */
@@ -51,9 +56,10 @@ export function parseRecallArgs(args: string[]): RecallOptions {
     modes: [...MODES],
     json: null,
     limitConversations: null,
+    locomo: null,
   };
   const usage =
-    'usage: recall [--split dev|heldout|all] [--modes default,bm25,vector,hybrid,hybrid_graph] [--json <file>] [--limit-conversations N]';
+    'usage: recall [--split dev|heldout|all] [--modes default,bm25,vector,hybrid,hybrid_graph] [--json <file>] [--limit-conversations N] [--locomo <path>]';
   for (let i = 0; i < args.length; i++) {
     const flag = args[i];
     const value = args[i + 1];
@@ -75,6 +81,10 @@ export function parseRecallArgs(args: string[]): RecallOptions {
       const n = Number(value);
       if (!Number.isInteger(n) || n < 1) throw new Error(`--limit-conversations needs N ≥ 1`);
       options.limitConversations = n;
+      i++;
+    } else if (flag === '--locomo' && value) {
+      options.locomo = value;
+      options.splits = ['heldout'];
       i++;
     } else if (flag !== 'recall') {
       throw new Error(`unexpected argument ${flag ?? ''}\n${usage}`);
@@ -354,12 +364,14 @@ function markdown(
  */
 export async function runRecallBench(args: string[] = []): Promise<string | null> {
   const options = parseRecallArgs(args);
-  const set = JSON.parse(
-    readFileSync(
-      new URL('../../test/fixtures/recall-conversations/recall-set.json', import.meta.url),
-      'utf8',
-    ),
-  ) as RecallSet;
+  const set = options.locomo
+    ? loadLocomo(options.locomo)
+    : (JSON.parse(
+        readFileSync(
+          new URL('../../test/fixtures/recall-conversations/recall-set.json', import.meta.url),
+          'utf8',
+        ),
+      ) as RecallSet);
   const conversations = new Map<Split, Conversation[]>();
   for (const split of options.splits) {
     const ids = set.split[split];
@@ -472,11 +484,17 @@ export async function runRecallBench(args: string[] = []): Promise<string | null
     writeFileSync(options.json, `${JSON.stringify(report, null, 2)}\n`);
     console.log(`recall: wrote ${options.json}`);
   }
-  const text = markdown(report, systems, set, options.limitConversations === null);
+  const text = markdown(
+    report,
+    systems,
+    set,
+    options.limitConversations === null && options.locomo === null,
+  );
   const partial =
     options.splits.length < SPLITS.length ||
     options.modes.length < MODES.length ||
-    options.limitConversations !== null;
+    options.limitConversations !== null ||
+    options.locomo !== null;
   if (!partial) return text;
   console.log(text);
   console.log('recall: partial run (flags narrowed it), docs/BENCHMARKS.md left as it was');
