@@ -26,6 +26,25 @@ export interface ToolContext {
   report: Reporter;
 }
 
+/** Reads only: safe to call again, changes nothing (list, search, inspect). */
+export const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+/**
+ * Adds something new each call (a fact, a turn, a version, an answer) and destroys nothing: an
+ * old fact version is kept as history, so even an update is not destructive.
+ */
+export const WRITES_NEW: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+};
+
 /** One MCP tool: zod input and output schemas over one operation. */
 export interface McpTool {
   name: McpToolName;

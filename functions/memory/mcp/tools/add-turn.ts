@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MemoryError } from '../../errors.ts';
 import { appendTurn, createSession, getSession, TURN_ROLES } from '../../operations/sessions.ts';
-import { contextIdField, defineTool } from '../tool.ts';
+import { contextIdField, defineTool, WRITES_NEW } from '../tool.ts';
 import { toolOutput } from '../tool-result.ts';
 
 export const addTurnTool = defineTool({
@@ -27,12 +27,7 @@ export const addTurnTool = defineTool({
     turn: z.looseObject({ id: z.string(), session_id: z.string(), role: z.string() }),
     session_created: z.boolean(),
   }),
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: false,
-    openWorldHint: false,
-  },
+  annotations: WRITES_NEW,
   async run(args, ctx) {
     const contextId = await ctx.enter(args.context_id);
     let created = false;

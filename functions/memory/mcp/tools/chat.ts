@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { chat } from '../../operations/chat.ts';
-import { contextIdField, defineTool, lensField } from '../tool.ts';
+import { contextIdField, defineTool, lensField, WRITES_NEW } from '../tool.ts';
 import { toolOutput } from '../tool-result.ts';
 
 export const chatTool = defineTool({
@@ -16,12 +16,7 @@ export const chatTool = defineTool({
     citations: z.array(z.looseObject({})),
     known: z.boolean(),
   }),
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: false,
-    openWorldHint: false,
-  },
+  annotations: WRITES_NEW,
   async run(args, ctx) {
     const outcome = await chat(ctx.deps, ctx.auth, {
       contextId: await ctx.enter(args.context_id),

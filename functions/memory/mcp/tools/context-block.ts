@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { buildContextBlock, MAX_CONTEXT_TOKENS } from '../../operations/context-block.ts';
-import { contextIdField, defineTool } from '../tool.ts';
+import { contextIdField, defineTool, READ_ONLY } from '../tool.ts';
 import { toolOutput } from '../tool-result.ts';
 
 export const contextTool = defineTool({
@@ -16,12 +16,7 @@ export const contextTool = defineTool({
     items: z.array(z.looseObject({ id: z.string(), kind: z.string(), content: z.string() })),
     tokens: z.number(),
   }),
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: READ_ONLY,
   async run(args, ctx) {
     const block = await buildContextBlock(ctx.deps, ctx.auth, {
       contextId: await ctx.enter(args.context_id),

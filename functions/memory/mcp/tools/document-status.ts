@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { getDocument } from '../../operations/documents.ts';
 import type { DocumentRecord, DocumentStatus } from '../../store/documents-table.ts';
 import { memoryUri } from '../resources.ts';
-import { contextIdField, defineTool, type ToolContext } from '../tool.ts';
+import { contextIdField, defineTool, READ_ONLY, type ToolContext } from '../tool.ts';
 import { toolOutput } from '../tool-result.ts';
 import { documentId } from './inspect.ts';
 
@@ -76,12 +76,7 @@ export const documentStatusTool = defineTool({
     chunk_count: z.number().nullable(),
     uri: z.string(),
   }),
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: READ_ONLY,
   async run(args, ctx) {
     const contextId = await ctx.enter(args.context_id);
     const doc = await watchDocument(ctx, contextId, args.id, args.wait_seconds);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { factHistory } from '../../operations/fact-versions.ts';
-import { contextIdField, defineTool } from '../tool.ts';
+import { contextIdField, defineTool, READ_ONLY } from '../tool.ts';
 import { toolOutput } from '../tool-result.ts';
 import { factOutput } from './remember.ts';
 
@@ -11,12 +11,7 @@ export const factHistoryTool = defineTool({
     id: z.string().min(1).max(200).describe('Any version of the fact.'),
   }),
   output: toolOutput({ id: z.string(), versions: z.array(factOutput) }),
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: READ_ONLY,
   async run(args, ctx) {
     return factHistory(ctx.deps, ctx.auth, {
       contextId: await ctx.enter(args.context_id),

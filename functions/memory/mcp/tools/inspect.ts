@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { getDocument } from '../../operations/documents.ts';
 import { getFact } from '../../operations/facts.ts';
-import { contextIdField, defineTool } from '../tool.ts';
+import { contextIdField, defineTool, READ_ONLY } from '../tool.ts';
 import { toolOutput } from '../tool-result.ts';
 
 /** Documents are named `document:<id>` on every surface; the store keeps the bare id. */
@@ -26,12 +26,7 @@ export const inspectTool = defineTool({
     document: z.looseObject({ id: z.string(), status: z.string() }),
     item: z.looseObject({ id: z.string(), kind: z.string(), content: z.string() }),
   }),
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: READ_ONLY,
   async run(args, ctx) {
     const input = { contextId: await ctx.enter(args.context_id), id: args.id };
     if (args.id.startsWith('document:')) {

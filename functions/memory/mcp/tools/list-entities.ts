@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { listEntities } from '../../operations/fact-versions.ts';
-import { contextIdField, defineTool } from '../tool.ts';
+import { contextIdField, defineTool, READ_ONLY } from '../tool.ts';
 import { toolOutput } from '../tool-result.ts';
 
 export const listEntitiesTool = defineTool({
@@ -15,12 +15,7 @@ export const listEntitiesTool = defineTool({
     entities: z.array(z.object({ name: z.string(), display: z.string(), items: z.number() })),
     next_cursor: z.string().nullable(),
   }),
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: READ_ONLY,
   async run(args, ctx) {
     return listEntities(ctx.deps, ctx.auth, {
       contextId: await ctx.enter(args.context_id),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { listFacts } from '../../operations/facts.ts';
-import { contextIdField, defineTool, lensField } from '../tool.ts';
+import { contextIdField, defineTool, lensField, READ_ONLY } from '../tool.ts';
 import { toolOutput } from '../tool-result.ts';
 import { factOutput } from './remember.ts';
 
@@ -17,12 +17,7 @@ export const listFactsTool = defineTool({
       .describe('Also list facts that a newer version superseded.'),
   }),
   output: toolOutput({ facts: z.array(factOutput), next_cursor: z.string().nullable() }),
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: READ_ONLY,
   async run(args, ctx) {
     return listFacts(ctx.deps, ctx.auth, {
       contextId: await ctx.enter(args.context_id),

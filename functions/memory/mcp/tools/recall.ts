@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_K, DEFAULT_MODE, MAX_K, query } from '../../operations/query.ts';
 import { SEARCH_MODES } from '../../store/types.ts';
-import { contextIdField, defineTool, lensField } from '../tool.ts';
+import { contextIdField, defineTool, lensField, READ_ONLY } from '../tool.ts';
 import { toolOutput } from '../tool-result.ts';
 
 const hit = z.looseObject({
@@ -34,12 +34,7 @@ export const recallTool = defineTool({
     // Set when the query ran as bm25 because items still carry another embedding model's vectors.
     note: z.string().optional(),
   }),
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: READ_ONLY,
   async run(args, ctx) {
     return query(ctx.deps, ctx.auth, {
       contextId: await ctx.enter(args.context_id),

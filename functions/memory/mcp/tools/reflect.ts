@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { reflect } from '../../operations/reflect.ts';
-import { contextIdField, defineTool, lensField } from '../tool.ts';
+import { contextIdField, defineTool, lensField, WRITES_NEW } from '../tool.ts';
 import { toolOutput } from '../tool-result.ts';
 
 export const reflectTool = defineTool({
@@ -20,12 +20,7 @@ export const reflectTool = defineTool({
     persisted: z.boolean(),
     facts_considered: z.number(),
   }),
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: false,
-    openWorldHint: false,
-  },
+  annotations: WRITES_NEW,
   async run(args, ctx) {
     const contextId = await ctx.enter(args.context_id);
     await ctx.report.progress(0, 1, 'reflecting over the facts in the lens');

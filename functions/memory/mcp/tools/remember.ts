@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { writeFacts } from '../../operations/write-fact.ts';
 import type { FactDraft } from '../../operations/deps.ts';
-import { contextIdField, defineTool } from '../tool.ts';
+import { contextIdField, defineTool, WRITES_NEW } from '../tool.ts';
 import { toolOutput } from '../tool-result.ts';
 
 const factInput = z.object({
@@ -60,12 +60,7 @@ export const rememberTool = defineTool({
   name: 'remember',
   input,
   output: toolOutput({ facts: z.array(factOutput) }),
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: false,
-    openWorldHint: false,
-  },
+  annotations: WRITES_NEW,
   async run(args, ctx) {
     const stored = await writeFacts(ctx.deps, ctx.auth, {
       contextId: await ctx.enter(args.context_id),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MemoryError } from '../../errors.ts';
-import { defineTool } from '../tool.ts';
+import { defineTool, READ_ONLY } from '../tool.ts';
 import { toolOutput } from '../tool-result.ts';
 
 /** The site's documentation search (`/api/docs/search`), answered inside the Worker. */
@@ -11,12 +11,7 @@ export const searchDocumentationTool = defineTool({
     limit: z.number().int().min(1).max(50).default(10),
   }),
   output: toolOutput({ query: z.string(), results: z.array(z.looseObject({})) }),
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: READ_ONLY,
   async run(args, ctx) {
     const url = new URL('/api/docs/search', ctx.origin);
     url.searchParams.set('q', args.query);

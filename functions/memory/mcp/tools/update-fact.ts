@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { updateFact } from '../../operations/fact-versions.ts';
-import { contextIdField, defineTool } from '../tool.ts';
+import { contextIdField, defineTool, WRITES_NEW } from '../tool.ts';
 import { toolOutput } from '../tool-result.ts';
 import { factOutput } from './remember.ts';
 
@@ -19,12 +19,7 @@ export const updateFactTool = defineTool({
   }),
   output: toolOutput({ fact: factOutput, replaces: z.string() }),
   // Not destructive: the old version is kept as history, only closed.
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: false,
-    openWorldHint: false,
-  },
+  annotations: WRITES_NEW,
   async run(args, ctx) {
     const outcome = await updateFact(ctx.deps, ctx.auth, {
       contextId: await ctx.enter(args.context_id),
