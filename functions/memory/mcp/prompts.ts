@@ -53,6 +53,23 @@ function bullets(hits: Array<{ id: string; content: string; scopes: string[] }>)
     .join('\n');
 }
 
+/** A prompt that asks the model about memories found by one query: the two query prompts' shape. */
+async function promptFromQuery(
+  ctx: ToolContext,
+  contextId: string,
+  search: { query: string; mode: 'hybrid' | 'hybrid_graph'; k: number; lens: string[] | undefined },
+  description: string,
+  ask: string,
+): Promise<GetPromptResult> {
+  const found = await query(ctx.deps, ctx.auth, { contextId, ...search });
+  return {
+    description,
+    messages: [
+      { role: 'user', content: { type: 'text', text: `${ask}\n\n${bullets(found.results)}` } },
+    ],
+  };
+}
+
 export async function getPrompt(
   name: string,
   rawArgs: Record<string, string> | undefined,
@@ -62,25 +79,18 @@ export async function getPrompt(
     case 'recall_topic': {
       const args = parseArgs(name, ARGS.recall_topic, rawArgs);
       const contextId = await ctx.enter(args.context_id);
-      const found = await query(ctx.deps, ctx.auth, {
+      return promptFromQuery(
+        ctx,
         contextId,
-        query: args.topic,
-        mode: 'hybrid',
-        k: 10,
-        lens: args.scope === undefined ? undefined : [args.scope],
-      });
-      return {
-        description: `Memories about ${args.topic}`,
-        messages: [
-          {
-            role: 'user',
-            content: {
-              type: 'text',
-              text: `Using only these memories, tell me what is known about "${args.topic}". Cite the ids in brackets, and say plainly if memory does not cover it.\n\n${bullets(found.results)}`,
-            },
-          },
-        ],
-      };
+        {
+          query: args.topic,
+          mode: 'hybrid',
+          k: 10,
+          lens: args.scope === undefined ? undefined : [args.scope],
+        },
+        `Memories about ${args.topic}`,
+        `Using only these memories, tell me what is known about "${args.topic}". Cite the ids in brackets, and say plainly if memory does not cover it.`,
+      );
     }
     case 'summarize_session': {
       const args = parseArgs(name, ARGS.summarize_session, rawArgs);
@@ -123,25 +133,13 @@ export async function getPrompt(
     case 'about_person': {
       const args = parseArgs(name, ARGS.about_person, rawArgs);
       const contextId = await ctx.enter(args.context_id);
-      const found = await query(ctx.deps, ctx.auth, {
+      return promptFromQuery(
+        ctx,
         contextId,
-        query: args.name,
-        mode: 'hybrid_graph',
-        k: 20,
-        lens: undefined,
-      });
-      return {
-        description: `What memory holds about ${args.name}`,
-        messages: [
-          {
-            role: 'user',
-            content: {
-              type: 'text',
-              text: `Brief me on ${args.name}: who they are, what they prefer, what they work on and anything that changed recently, using only these memories (cite ids in brackets).\n\n${bullets(found.results)}`,
-            },
-          },
-        ],
-      };
+        { query: args.name, mode: 'hybrid_graph', k: 20, lens: undefined },
+        `What memory holds about ${args.name}`,
+        `Brief me on ${args.name}: who they are, what they prefer, what they work on and anything that changed recently, using only these memories (cite ids in brackets).`,
+      );
     }
     default:
       throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
