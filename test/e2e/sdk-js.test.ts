@@ -65,9 +65,12 @@ describe('TypeScript SDK against a real local server', () => {
     expect(session.scopes).toEqual(['team:a']);
     // A key scoped to team:a cannot open an unscoped session (only the root grant may).
     await expect(memory.createSession()).rejects.toBeInstanceOf(ScopeError);
-    await memory.addTurn(session.id, 'user', 'Who is on call?');
+    await memory.addTurn(session.id, 'user', 'Who is on call?', {
+      validFrom: '2023-05-08T13:56:00Z',
+    });
     const turns = await memory.listTurns(session.id);
     expect(turns.turns.map((t) => t.content)).toEqual(['Who is on call?']);
+    expect(turns.turns.map((t) => t.valid_from)).toEqual(['2023-05-08T13:56:00.000Z']);
     expect((await memory.listSessions()).sessions.map((s) => s.id)).toContain(session.id);
     const block = await memory.context({ query: 'on call', sessionId: session.id });
     expect(block.context).toContain('Dana');

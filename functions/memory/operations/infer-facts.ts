@@ -102,6 +102,11 @@ export async function inferAndStore(
       sessionId: input.draft.sessionId,
       sourceId: null,
       vector: values ? { modelId: deps.embedder.modelId, values } : null,
+      // The time and place of what was said carry over to every fact drawn from it, so relative
+      // dates resolve against when it was said and retrieval can read the turns around it.
+      validFrom: input.draft.validFrom ?? null,
+      session: input.draft.session ?? null,
+      position: input.draft.position ?? null,
     };
     return d.action === 'create' ? { action: 'create', item, reason: d.reason } : { ...d, item };
   });

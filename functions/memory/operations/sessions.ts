@@ -98,7 +98,14 @@ export async function deleteSession(
 export async function appendTurn(
   deps: OperationDeps,
   auth: AuthContext,
-  input: { contextId: string; sessionId: string; role: TurnRole; content: string },
+  input: {
+    contextId: string;
+    sessionId: string;
+    role: TurnRole;
+    content: string;
+    /** ISO 8601, normalised to UTC; the append time when absent. */
+    validFrom?: string;
+  },
 ): Promise<TurnRecord & { extraction: TurnExtractionState }> {
   const context = await requireContext(deps, auth, input.contextId);
   const writeGrant = grantOf(auth, 'memory:write');
@@ -107,6 +114,7 @@ export async function appendTurn(
       sessionId: input.sessionId,
       role: input.role,
       content: input.content,
+      ...(input.validFrom === undefined ? {} : { validFrom: input.validFrom }),
       access: { lens: sessionLens(auth), writeGrant },
     }),
   );

@@ -16,6 +16,7 @@ import {
   commonErrors,
   conflict,
   ContextIdParam,
+  FactInput,
   jsonBody,
   jsonResponse,
   MAX_CONTENT_CHARS,
@@ -47,6 +48,9 @@ const TurnSchema = z
     role: z.string(),
     content: z.string(),
     created_at: z.string(),
+    valid_from: z.string().openapi({
+      description: 'When the turn was said: as given on append, else when it was stored',
+    }),
   })
   .openapi('Turn');
 
@@ -140,7 +144,15 @@ const append = createRoute({
   request: {
     params: SessionParam,
     body: jsonBody(
-      z.object({ role: z.enum(TURN_ROLES), content: z.string().min(1).max(MAX_CONTENT_CHARS) }),
+      z.object({
+        role: z.enum(TURN_ROLES),
+        content: z.string().min(1).max(MAX_CONTENT_CHARS),
+        valid_from: FactInput.shape.valid_from.openapi({
+          description:
+            'When the turn was said (default: now). Facts extracted from it take this time, and relative dates in it ("last Saturday") resolve against it.',
+          example: '2023-05-08T13:56:00Z',
+        }),
+      }),
     ),
   },
   responses: {
@@ -223,6 +235,10 @@ export const sessionsRoutes: RouteModule = {
           sessionId: p.session_id,
           role: body.role,
           content: body.content,
+          // Stored normalised to UTC, like a fact's, so ordering and date tokens agree.
+          ...(body.valid_from === undefined
+            ? {}
+            : { validFrom: new Date(body.valid_from).toISOString() }),
         }),
         201,
       );

@@ -263,6 +263,7 @@ export class ContextStore extends DurableObject<Env> {
     sessionId: string;
     role: string;
     content: string;
+    validFrom?: string;
     access: { lens: Lens; writeGrant: string[] };
   }): Promise<Result<TurnRecord>> {
     const now = new Date().toISOString();

@@ -6,6 +6,7 @@ import { readSchemaVersion } from './schema/runner.ts';
 import { mayClose } from './validity.ts';
 import { search } from './search.ts';
 import type { ItemRecord, NewItem, SearchRequest, TurnRecord } from './types.ts';
+import { turnTimeColumn, type TurnRow } from './sessions.ts';
 import { insertVector, itemsMissingVectors, type VectorCache } from './vectors.ts';
 
 /**
@@ -157,10 +158,16 @@ export function applyConsolidation(
 export function turn(
   h: ModelHandle,
   turnId: string,
-): { turn: TurnRecord; extraction: ReturnType<typeof paths.turnExtraction> } | null {
+): {
+  /** The turn, with its 0-based position in its session. */
+  turn: TurnRecord & { position: number };
+  extraction: ReturnType<typeof paths.turnExtraction>;
+} | null {
   const row = h.storage.sql
-    .exec<{ id: string; session_id: string; role: string; content: string; created_at: string }>(
-      'SELECT id, session_id, role, content, created_at FROM turns WHERE id = ?',
+    .exec<TurnRow & { position: number }>(
+      `SELECT id, session_id, role, content, created_at, ${turnTimeColumn(h.storage.sql)} AS valid_from,
+              (SELECT COUNT(*) FROM turns e WHERE e.session_id = turns.session_id AND e.seq < turns.seq) AS position
+         FROM turns WHERE id = ?`,
       turnId,
     )
     .toArray()[0];

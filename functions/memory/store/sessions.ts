@@ -42,6 +42,26 @@ function scopesColumn(sql: SqlStorage): string {
   return n > 0 ? 's.scopes' : `'[]'`;
 }
 
+/** A turn as SQLite returns it (a type alias, which `exec` accepts where an interface is not). */
+export type TurnRow = {
+  id: string;
+  session_id: string;
+  role: string;
+  content: string;
+  created_at: string;
+  valid_from: string;
+};
+
+/** Before the `turn-time` step a turn was said when it was stored. */
+export function turnTimeColumn(sql: SqlStorage): string {
+  const n = sql
+    .exec<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM pragma_table_info('turns') WHERE name = 'valid_from'`,
+    )
+    .one().n;
+  return n > 0 ? 'COALESCE(valid_from, created_at)' : 'created_at';
+}
+
 function selectSession(sql: SqlStorage): string {
   return `SELECT s.id, s.metadata, ${scopesColumn(sql)} AS scopes, s.created_at, s.updated_at,
   (SELECT COUNT(*) FROM turns t WHERE t.session_id = s.id) AS turn_count FROM sessions s`;
@@ -163,6 +183,8 @@ export function appendTurn(
     sessionId: string;
     role: string;
     content: string;
+    /** ISO 8601 (UTC); the append time when absent. */
+    validFrom?: string;
     access: { lens: Lens; writeGrant: readonly string[] };
   },
   now: string,
@@ -174,14 +196,27 @@ export function appendTurn(
   });
   if (denied) return fail(denied);
   const id = newId('turn');
-  sql.exec(
-    'INSERT INTO turns (id, session_id, role, content, created_at) VALUES (?, ?, ?, ?, ?)',
-    id,
-    input.sessionId,
-    input.role,
-    input.content,
-    now,
-  );
+  const validFrom = input.validFrom ?? now;
+  if (turnTimeColumn(sql) === 'created_at') {
+    sql.exec(
+      'INSERT INTO turns (id, session_id, role, content, created_at) VALUES (?, ?, ?, ?, ?)',
+      id,
+      input.sessionId,
+      input.role,
+      input.content,
+      now,
+    );
+  } else {
+    sql.exec(
+      'INSERT INTO turns (id, session_id, role, content, created_at, valid_from) VALUES (?, ?, ?, ?, ?, ?)',
+      id,
+      input.sessionId,
+      input.role,
+      input.content,
+      now,
+      validFrom,
+    );
+  }
   sql.exec('UPDATE sessions SET updated_at = ? WHERE id = ?', now, input.sessionId);
   return ok({
     id,
@@ -189,6 +224,7 @@ export function appendTurn(
     role: input.role,
     content: input.content,
     created_at: now,
+    valid_from: turnTimeColumn(sql) === 'created_at' ? now : validFrom,
   });
 }
 
@@ -204,8 +240,8 @@ export function listTurns(
     .one().n;
   const order = input.newestFirst ? 'DESC' : 'ASC';
   const turns = sql
-    .exec<{ id: string; session_id: string; role: string; content: string; created_at: string }>(
-      `SELECT id, session_id, role, content, created_at FROM turns WHERE session_id = ? ORDER BY seq ${order} LIMIT ? OFFSET ?`,
+    .exec<TurnRow>(
+      `SELECT id, session_id, role, content, created_at, ${turnTimeColumn(sql)} AS valid_from FROM turns WHERE session_id = ? ORDER BY seq ${order} LIMIT ? OFFSET ?`,
       input.sessionId,
       input.limit,
       input.offset,

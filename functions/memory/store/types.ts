@@ -109,6 +109,8 @@ export interface TurnRecord {
   role: string;
   content: string;
   created_at: string;
+  /** When it was said: given on append, else the append time (`created_at` below `turn-time`). */
+  valid_from: string;
 }
 
 export interface StoreUsage {

@@ -272,9 +272,16 @@ export class MemoryClient {
     });
   }
 
-  addTurn(sessionId: string, role: string, content: string): Promise<Turn> {
+  /** `validFrom` (ISO 8601) is when the turn was said; facts extracted from it take that time. */
+  addTurn(
+    sessionId: string,
+    role: string,
+    content: string,
+    options: { validFrom?: string } = {},
+  ): Promise<Turn> {
     const path = this.#p(`/sessions/${enc(sessionId)}/turns`);
-    return this.#call({ method: 'POST', path, json: { role, content }, retryable: false });
+    const json = { role, content, valid_from: options.validFrom };
+    return this.#call({ method: 'POST', path, json, retryable: false });
   }
 
   listTurns(sessionId: string, page: { limit?: number; offset?: number } = {}): Promise<TurnPage> {

@@ -68,6 +68,8 @@ export interface Turn {
   role: string;
   content: string;
   created_at?: string;
+  /** When it was said (ISO 8601): as given on append, else when it was stored. */
+  valid_from?: string;
   [field: string]: unknown;
 }
 

@@ -265,9 +265,12 @@ class MemoryClient:
         path = self._p(f"/sessions/{_enc(session_id)}/context")
         return self._t.request("GET", path, query={"max_tokens": max_tokens}, retryable=True)
 
-    def add_turn(self, session_id: str, role: str, content: str) -> JSON:
+    def add_turn(
+        self, session_id: str, role: str, content: str, *, valid_from: Optional[str] = None
+    ) -> JSON:
+        """Appends a turn; ``valid_from`` (ISO 8601) is when it was said (default: now)."""
         path = self._p(f"/sessions/{_enc(session_id)}/turns")
-        body = {"role": role, "content": content}
+        body = {"role": role, "content": content, "valid_from": valid_from}
         return self._t.request("POST", path, json_body=body, retryable=False)
 
     def list_turns(

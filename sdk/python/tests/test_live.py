@@ -75,9 +75,12 @@ if BASE_URL and MANAGEMENT_KEY:
             self.assertEqual(session["scopes"], ["team:a"])
             with self.assertRaises(MemoryScopeError):
                 self.memory.create_session()
-            self.memory.add_turn(session["id"], "user", "Who owns billing?")
+            self.memory.add_turn(
+                session["id"], "user", "Who owns billing?", valid_from="2023-05-08T13:56:00Z"
+            )
             turns = self.memory.list_turns(session["id"])["turns"]
             self.assertEqual([t["content"] for t in turns], ["Who owns billing?"])
+            self.assertEqual([t["valid_from"] for t in turns], ["2023-05-08T13:56:00.000Z"])
             block = self.memory.context(query="billing owner", session_id=session["id"])
             self.assertIn("Erin", block["context"])
             self.assertIn("Erin", self.memory.chat("Who owns the billing service?")["answer"])

@@ -22,6 +22,12 @@ export const addTurnTool = defineTool({
       ),
     role: z.enum(TURN_ROLES).describe('user, assistant, system or tool.'),
     content: z.string().min(1).max(32_000),
+    valid_from: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .describe(
+        'When the turn was said, ISO 8601 (default: now). Facts extracted from it take this time.',
+      ),
   }),
   output: toolOutput({
     turn: z.looseObject({ id: z.string(), session_id: z.string(), role: z.string() }),
@@ -54,6 +60,9 @@ export const addTurnTool = defineTool({
       sessionId: args.session_id,
       role: args.role,
       content: args.content,
+      ...(args.valid_from === undefined
+        ? {}
+        : { validFrom: new Date(args.valid_from).toISOString() }),
     });
     return { turn: { ...turn }, session_created: created };
   },
