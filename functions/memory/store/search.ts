@@ -1,6 +1,8 @@
 import { extractEntities } from '../retrieval/entities.ts';
 import { fuseScores, normalise, weightsFor, type Scored } from '../retrieval/fusion.ts';
 import { withConversation } from '../retrieval/conversation.ts';
+import { gatedWeights, lexicalCoverage } from '../retrieval/lexical-gate.ts';
+import { LOCAL_MODEL_ID } from '../retrieval/local-embeddings.ts';
 import { personalisedPageRank } from '../retrieval/ppr.ts';
 import { expansionTerms } from '../retrieval/prf.ts';
 import { synonymTerms } from '../retrieval/synonyms.ts';
@@ -265,9 +267,16 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
   // Date tokens of the periods the question names; they match the FTS `terms` column.
   const dates = conversation ? queryTimeTerms(req.text) : [];
   if (req.mode === 'bm25') return hydrate(sql, bm25Ranked(sql, req.text, dates, accept, read, k));
-  const weights = weightsFor(req.vector?.modelId ?? null);
+  const modelId = req.vector?.modelId ?? null;
   const depth = Math.max(k * 3, 30);
   const bm25 = bm25Ranked(sql, req.text, dates, accept, read, depth);
+  const best = bm25[0];
+  const coverage = best ? lexicalCoverage(req.text, read(best.seq)?.content ?? '') : 0;
+  const weights = gatedWeights(
+    weightsFor(modelId),
+    coverage,
+    modelId === null || modelId === LOCAL_MODEL_ID,
+  );
   const prf = conversation && weights.prf > 0 ? prfRanked(sql, req, bm25, accept, read, depth) : [];
   const vector = vectorRanked(sql, cache, req, accept, depth);
   const synonyms = synonymTerms(req.text);
