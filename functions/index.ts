@@ -12,7 +12,7 @@ import { withSecurityHeaders } from './site/security-headers.ts';
 import { problemBody, problemResponse } from '../src/lib/problem.ts';
 
 export { ContextLease } from './memory/lease/context-lease.ts';
-export { ContextStore } from './memory/store/context-store.ts';
+export { ContextStore } from './memory/context-object/context-store.ts';
 
 // The memory service owns /api/v1, /mcp and the OAuth endpoints; the site owns the rest.
 const app = new Hono<{ Bindings: Env }>();

@@ -74,19 +74,20 @@ export interface IdempotentWrite {
 }
 
 /**
- * One Context's own SQLite database, reached with `env.CONTEXT_STORE.getByName(contextId)`.
+ * One Context's own SQLite database: the data methods of the `ContextStore` Durable Object
+ * (context-object/context-store.ts adds the access check and runs operations in one call).
  * Thin on purpose: each RPC method calls plain functions in store/*.ts. Expected failures come
  * back as `Result` values because error properties do not survive RPC.
  */
-export class ContextStore extends DurableObject<Env> {
-  private readonly vectors = new VectorCache();
-  private version: number | null = null;
+export class ContextDatabase extends DurableObject<Env> {
+  protected readonly vectors = new VectorCache();
+  protected version: number | null = null;
 
-  private get sql(): SqlStorage {
+  protected get sql(): SqlStorage {
     return this.ctx.storage.sql;
   }
 
-  private currentVersion(): number {
+  protected currentVersion(): number {
     this.version ??= readSchemaVersion(this.sql);
     return this.version;
   }
@@ -432,8 +433,18 @@ export class ContextStore extends DurableObject<Env> {
     return modelRpc.applyConsolidation(this.modelHandle, decisions, writeGrant);
   }
 
-  async modelRecordUsage(entry: ModelUsageEntry): Promise<void> {
+  /** Records one model call; returns the Context's running token total (input + output). */
+  async modelRecordUsage(entry: ModelUsageEntry): Promise<number> {
     recordModelUsage(this.sql, entry, new Date().toISOString());
+    const totals = modelUsageTotals(this.sql);
+    return totals.input_tokens + totals.output_tokens;
+  }
+
+  /** Tokens of every model call on this Context (0 below V4, which has no usage table). */
+  async modelTokensUsed(): Promise<number> {
+    if (this.currentVersion() < modelRpc.MODEL_PATHS_SINCE) return 0;
+    const totals = modelUsageTotals(this.sql);
+    return totals.input_tokens + totals.output_tokens;
   }
 
   async modelUsage(): Promise<ModelUsageTotals> {
@@ -483,7 +494,7 @@ export class ContextStore extends DurableObject<Env> {
 }
 
 /** Public async methods of the store, with their own signatures. */
-type RpcMethods<T> = {
+export type RpcMethods<T> = {
   [K in keyof T as T[K] extends (...args: never[]) => Promise<unknown> ? K : never]: T[K];
 };
 
@@ -493,7 +504,7 @@ type RpcMethods<T> = {
  * carry recursive JSON; every method here takes and returns plain structured-clone data, so the
  * class's own signatures are exactly what arrives. Get one with `contextStore(env, id)`.
  */
-export type ContextStoreStub = RpcMethods<ContextStore>;
+export type ContextStoreStub = RpcMethods<ContextDatabase>;
 
 export function contextStore(env: Env, contextId: string): ContextStoreStub {
   return env.CONTEXT_STORE.getByName(contextId) as unknown as ContextStoreStub;
