@@ -17,6 +17,11 @@ interface Cached<T> {
 export class AccessCache {
   private readonly keys = new Map<string, Cached<KeyEntry | null>>();
   private context: Cached<ContextRow | null> | null = null;
+  /**
+   * Moves on whenever a control-plane notification arrives. A D1 read that started before one
+   * may carry what it just invalidated, so its answer serves its own request but is not kept.
+   */
+  epoch = 0;
 
   constructor(private readonly sql: () => SqlStorage | null) {}
 
@@ -38,7 +43,8 @@ export class AccessCache {
     return cached.value;
   }
 
-  rememberKey(hash: string, entry: KeyEntry | null, now: number): void {
+  rememberKey(hash: string, entry: KeyEntry | null, now: number, readAt = this.epoch): void {
+    if (readAt !== this.epoch) return;
     const expiresAt = now + (entry ? KEY_TTL_MS : NEGATIVE_TTL_MS);
     this.keys.set(hash, { value: entry, expiresAt });
     if (!entry) return;
@@ -55,6 +61,7 @@ export class AccessCache {
 
   /** Drops the named keys (a control-plane write changed them); the next request reads D1. */
   forgetKeys(keyIds: readonly string[]): number {
+    this.epoch += 1;
     const ids = new Set(keyIds);
     let dropped = 0;
     for (const [hash, cached] of this.keys) {
@@ -84,7 +91,8 @@ export class AccessCache {
     return this.context.value;
   }
 
-  rememberContext(row: ContextRow | null, now: number): void {
+  rememberContext(row: ContextRow | null, now: number, readAt = this.epoch): void {
+    if (readAt !== this.epoch) return;
     const expiresAt = now + (row ? KEY_TTL_MS : NEGATIVE_TTL_MS);
     this.context = { value: row, expiresAt };
     if (!row) return;
@@ -98,6 +106,7 @@ export class AccessCache {
 
   /** Memory only: the database is already gone (the Context was deleted). */
   forgetAll(): void {
+    this.epoch += 1;
     this.keys.clear();
     this.context = null;
   }

@@ -67,8 +67,9 @@ async function fill(
   hash: string,
   needKey: boolean,
   needContext: boolean,
-): Promise<void> {
+): Promise<Filled> {
   const { db, cache, now } = sources;
+  const readAt = cache.epoch;
   const statements: D1PreparedStatement[] = [];
   if (needKey) {
     statements.push(
@@ -91,15 +92,24 @@ async function fill(
   if (needContext)
     statements.push(db.prepare('SELECT * FROM contexts WHERE id = ?').bind(contextId));
   const results = await db.batch(statements);
+  const filled: Filled = {};
   if (needKey) {
     const row = (results[0]?.results as KeyRow[] | undefined)?.[0];
     // Looked up by hash; the constant-time compare guards against any index-side shortcut.
-    cache.rememberKey(hash, row && constantTimeEqual(row.hash, hash) ? entryOf(row) : null, now);
+    filled.key = row && constantTimeEqual(row.hash, hash) ? entryOf(row) : null;
+    cache.rememberKey(hash, filled.key, now, readAt);
   }
   if (needContext) {
-    const row = (results[needKey ? 2 : 0]?.results as ContextRow[] | undefined)?.[0];
-    cache.rememberContext(row ?? null, now);
+    filled.context = (results[needKey ? 2 : 0]?.results as ContextRow[] | undefined)?.[0] ?? null;
+    cache.rememberContext(filled.context, now, readAt);
   }
+  return filled;
+}
+
+/** What a D1 read found (it may not have been kept: see AccessCache.epoch). */
+interface Filled {
+  key?: KeyEntry | null;
+  context?: ContextRow | null;
 }
 
 let bootstrapHash: { key: string; hash: string } | null = null;
@@ -130,9 +140,9 @@ export async function checkAccess(
   let context = cache.contextRow(now);
   const needKey = !bootstrap && entry === undefined;
   if (needKey || context === undefined) {
-    await fill(sources, contextId, credential.hash, needKey, context === undefined);
-    entry = bootstrap ? undefined : cache.key(credential.hash, now);
-    context = cache.contextRow(now);
+    const filled = await fill(sources, contextId, credential.hash, needKey, context === undefined);
+    if (needKey) entry = filled.key;
+    if (context === undefined) context = filled.context;
   }
   let auth: AuthContext;
   if (bootstrap) auth = BOOTSTRAP;

@@ -1,4 +1,5 @@
 import { AccessCache } from '../access/access-cache.ts';
+import type { AccessHooks } from '../access/access-hooks.ts';
 import type { Credential } from '../access/access-types.ts';
 import { checkAccess } from '../access/check-access.ts';
 import { RateWindows } from '../access/rate-windows.ts';
@@ -32,7 +33,7 @@ export interface PerformRequest<N extends OperationName> {
  * operation, so that a request is one RPC and no D1 call (docs/hot-path.md). Control-plane writes
  * tell it what changed (`forgetKeys`, `refreshContextRow`); what it misses expires from its cache.
  */
-export class ContextStore extends ContextDatabase {
+export class ContextStore extends ContextDatabase implements AccessHooks {
   private readonly tables = (): SqlStorage | null =>
     this.currentVersion() >= accessCache.version ? this.sql : null;
   private readonly access = new AccessCache(this.tables);
@@ -88,7 +89,12 @@ export class ContextStore extends ContextDatabase {
 
   /** The Context's settings changed in D1: here is the new row. */
   async refreshContextRow(row: ContextRow): Promise<void> {
+    this.access.epoch += 1;
     this.access.rememberContext(row, Date.now());
+  }
+
+  async forgetContext(): Promise<void> {
+    this.access.forgetAll();
   }
 
   override async initialize(): Promise<number> {
@@ -102,6 +108,16 @@ export class ContextStore extends ContextDatabase {
     const steps = await super.migrate(target);
     this.access.clear();
     return steps;
+  }
+
+  override async importFinish(
+    token: string,
+    expected: Record<string, number>,
+  ): Promise<Result<null>> {
+    const result = await super.importFinish(token, expected);
+    this.access.clear();
+    this.rates.clear();
+    return result;
   }
 
   override async destroy(): Promise<void> {

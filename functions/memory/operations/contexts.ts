@@ -6,6 +6,7 @@ import type { StoreUsage } from '../store/types.ts';
 import { backupSettingOf, saveBackupSetting, type BackupSetting } from './backup-schedule.ts';
 import type { ContextRow } from './context-row.ts';
 import type { OperationDeps } from './deps.ts';
+import { forgetContextObject, refreshContextObject } from './notify-objects.ts';
 
 export const CONTEXT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
 /** First path segments under /api/v1 that are routes, so never Context ids. */
@@ -200,7 +201,10 @@ export async function updateContext(
           backup_every_hours: input.backup?.every_hours ?? null,
           backup_keep: input.backup?.keep ?? null,
         };
-  return view(deps, { ...row, ...next, ...backup, updated_at: now });
+  const updated: ContextRow = { ...row, ...next, ...backup, updated_at: now };
+  // D1 first (the source of truth), then the Context's object, which answers the data plane.
+  await refreshContextObject(deps, updated);
+  return view(deps, updated);
 }
 
 /** Removes the Context's whole database, its registry row, and revokes its keys. */
@@ -218,5 +222,8 @@ export async function deleteContext(
     deps.db
       .prepare('UPDATE api_keys SET revoked_at = ? WHERE context_id = ? AND revoked_at IS NULL')
       .bind(now, id),
+    // Its object and every key copy in it are gone with the database.
+    deps.db.prepare('DELETE FROM key_cache_sites WHERE context_id = ?').bind(id),
   ]);
+  await forgetContextObject(deps, id);
 }
