@@ -5,6 +5,8 @@ import { memoryApp } from './memory/app.ts';
 import { handleQueue } from './memory/jobs/queue.ts';
 import { hasRole } from './memory/jobs/roles.ts';
 import { handleScheduled } from './memory/jobs/scheduled.ts';
+import { withBenchCalls } from './memory/instrument/bench-calls.ts';
+import { instrumentEnv } from './memory/instrument/instrument-bindings.ts';
 import { withMcpOriginGuard } from './memory/mcp/origin-guard.ts';
 import { withOAuth } from './memory/oauth/provider.ts';
 import { siteApp } from './site/app.ts';
@@ -34,8 +36,11 @@ function outsideRole(request: Request): Response {
 }
 
 // `/mcp` checks Origin and Host before the OAuth provider, whose CORS layer echoes any origin.
-const serveHttp = withMcpOriginGuard(
-  withOAuth(async (request, env, ctx) => app.fetch(request, env, ctx)),
+// `instrumentEnv` is the env itself unless a bench or test instruments the bindings.
+const serveHttp = withBenchCalls(
+  withMcpOriginGuard(
+    withOAuth(async (request, env, ctx) => app.fetch(request, instrumentEnv(env), ctx)),
+  ),
 );
 
 export default {

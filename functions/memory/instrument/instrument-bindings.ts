@@ -7,7 +7,8 @@
  * property read per request.
  */
 export interface BindingObserver {
-  d1(): void;
+  /** One D1 round trip: the SQL of the statement, or of each statement of a batch. */
+  d1(sql: string[]): void;
   object(method: string): void;
 }
 
@@ -45,32 +46,32 @@ export function injectedLatency(env: Env): InjectedLatency | null {
 const sleep = (ms: number) =>
   ms > 0 ? new Promise<void>((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 
-type Hook = () => Promise<void>;
+type Hook = (sql: string[]) => Promise<void>;
 
 const STATEMENT_CALLS = new Set(['first', 'all', 'run', 'raw']);
 
 /** The statement a wrapped one stands for, so that `batch` gets the runtime's own objects. */
-const originals = new WeakMap<object, D1PreparedStatement>();
+const originals = new WeakMap<object, { stmt: D1PreparedStatement; sql: string }>();
 
-function wrapStatement(stmt: D1PreparedStatement, hook: Hook): D1PreparedStatement {
+function wrapStatement(stmt: D1PreparedStatement, hook: Hook, sql: string): D1PreparedStatement {
   const wrapped = new Proxy(stmt, {
     get(target, prop) {
       const value: unknown = Reflect.get(target, prop, target);
       if (typeof value !== 'function') return value;
       if (prop === 'bind') {
         return (...args: unknown[]) =>
-          wrapStatement(Reflect.apply(value, target, args) as D1PreparedStatement, hook);
+          wrapStatement(Reflect.apply(value, target, args) as D1PreparedStatement, hook, sql);
       }
       if (typeof prop === 'string' && STATEMENT_CALLS.has(prop)) {
         return async (...args: unknown[]) => {
-          await hook();
+          await hook([sql]);
           return Reflect.apply(value, target, args) as unknown;
         };
       }
       return (...args: unknown[]) => Reflect.apply(value, target, args) as unknown;
     },
   });
-  originals.set(wrapped, stmt);
+  originals.set(wrapped, { stmt, sql });
   return wrapped;
 }
 
@@ -80,17 +81,17 @@ function wrapD1(db: D1Database, hook: Hook): D1Database {
       const value: unknown = Reflect.get(target, prop, target);
       if (typeof value !== 'function') return value;
       if (prop === 'prepare') {
-        return (sql: string) => wrapStatement(target.prepare(sql), hook);
+        return (sql: string) => wrapStatement(target.prepare(sql), hook, sql);
       }
       if (prop === 'batch') {
         return async (statements: D1PreparedStatement[]) => {
-          await hook();
-          return target.batch(statements.map((s) => originals.get(s) ?? s));
+          await hook(statements.map((s) => originals.get(s)?.sql ?? '?'));
+          return target.batch(statements.map((s) => originals.get(s)?.stmt ?? s));
         };
       }
       if (prop === 'exec') {
         return async (sql: string) => {
-          await hook();
+          await hook([sql]);
           return target.exec(sql);
         };
       }
@@ -140,9 +141,9 @@ export function instrumentEnv(env: Env): Env {
   const latency = injectedLatency(env);
   const watcher = observer;
   if (!latency && !watcher) return env;
-  const d1: Hook = async () => {
+  const d1: Hook = async (sql) => {
     benchCounts.d1 += 1;
-    watcher?.d1();
+    watcher?.d1(sql);
     await sleep(latency?.d1Ms ?? 0);
   };
   const object = async (method: string) => {
