@@ -9,7 +9,7 @@ import {
 } from '../../../functions/memory/operations/model-retrieval.ts';
 import { reembedContext } from '../../../functions/memory/operations/reembed.ts';
 import { l2normalise, type Embedder } from '../../../functions/memory/retrieval/embedder.ts';
-import { call, createContext, json, MANAGEMENT_KEY, rootAuth } from './model-api.ts';
+import { call, createContext, json, rootAuth } from './model-api.ts';
 
 /** Another embedding model: a different id and different vectors. */
 const otherModel: Embedder = {
