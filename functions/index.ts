@@ -5,6 +5,8 @@ import { memoryApp } from './memory/app.ts';
 import { handleQueue } from './memory/jobs/queue.ts';
 import { hasRole } from './memory/jobs/roles.ts';
 import { handleScheduled } from './memory/jobs/scheduled.ts';
+import { withBenchCalls } from './memory/instrument/bench-calls.ts';
+import { instrumentEnv } from './memory/instrument/instrument-bindings.ts';
 import { withMcpOriginGuard } from './memory/mcp/origin-guard.ts';
 import { withOAuth } from './memory/oauth/provider.ts';
 import { siteApp } from './site/app.ts';
@@ -12,7 +14,7 @@ import { withSecurityHeaders } from './site/security-headers.ts';
 import { problemBody, problemResponse } from '../src/lib/problem.ts';
 
 export { ContextLease } from './memory/lease/context-lease.ts';
-export { ContextStore } from './memory/store/context-store.ts';
+export { ContextStore } from './memory/context-object/context-store.ts';
 
 // The memory service owns /api/v1, /mcp and the OAuth endpoints; the site owns the rest.
 const app = new Hono<{ Bindings: Env }>();
@@ -34,8 +36,11 @@ function outsideRole(request: Request): Response {
 }
 
 // `/mcp` checks Origin and Host before the OAuth provider, whose CORS layer echoes any origin.
-const serveHttp = withMcpOriginGuard(
-  withOAuth(async (request, env, ctx) => app.fetch(request, env, ctx)),
+// `instrumentEnv` is the env itself unless a bench or test instruments the bindings.
+const serveHttp = withBenchCalls(
+  withMcpOriginGuard(
+    withOAuth(async (request, env, ctx) => app.fetch(request, instrumentEnv(env), ctx)),
+  ),
 );
 
 export default {

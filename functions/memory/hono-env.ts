@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Credential } from './access/access-types.ts';
 import type { AuthContext } from './auth/principal.ts';
 import type { OperationDeps } from './operations/deps.ts';
 
@@ -8,6 +9,13 @@ export interface MemoryVariables {
   requestId: string;
   /** Set by the auth middleware on authenticated routes; read it with `principalOf(c)`. */
   auth: AuthContext;
+  /**
+   * Data-plane routes: the bearer key's kind and hash, for the Context's object to check
+   * (`perform` in routes/in-context.ts); `auth` is not set there.
+   */
+  credential: Credential;
+  /** Data-plane routes: the per-minute limit and the clock the object counts with. */
+  rate: { perMinute: number; nowMs: number };
   /** Dependencies of the operations (stores, embedder, hooks); built once per request. */
   deps: OperationDeps;
 }

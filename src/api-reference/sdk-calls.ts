@@ -52,6 +52,13 @@ export const SDK_CALLS: Record<string, SdkCall> = {
     `"principal_…", "acme", {"memory:read": ["*"], "memory:write": ["team:eng"]}`,
   ),
   revokeKey: call('revokeKey', `'key_…'`, 'revoke_key', `"key_…"`),
+  updateKey: call(
+    'updateKey',
+    `'key_…', { grants: { 'memory:read': ['*'] } }`,
+    'update_key',
+    `"key_…", grants={"memory:read": ["*"]}`,
+  ),
+  deletePrincipal: call('deletePrincipal', `'principal_…'`, 'delete_principal', `"principal_…"`),
   exportContext: call('exportContext', `'acme'`, 'export_context', `"acme"`),
   exportContextBlob: call(
     'exportContextBlob',

@@ -1,5 +1,5 @@
 import { processDocument } from '../documents/process-document.ts';
-import { documentEmbedder } from '../documents/document-embedder.ts';
+import { createDeps } from '../operations/create-deps.ts';
 import { defineJob } from './define-job.ts';
 import { documentProcessSchema, type DocumentProcessJob } from './messages.ts';
 
@@ -8,7 +8,9 @@ export async function runDocumentProcess(job: DocumentProcessJob, env: Env): Pro
   await processDocument(job.document_id, {
     store: env.CONTEXT_STORE.getByName(job.context_id),
     blobs: env.BLOBS,
-    embedder: documentEmbedder(env),
+    // The query path's own wiring, or vector search would find nothing (vectors of different
+    // model ids are never compared). Jobs are an edge: they wire, documents/ only receives.
+    embedder: createDeps(env).embedder,
   });
 }
 

@@ -83,7 +83,7 @@ async function handleMcp(c: Context<MemoryEnv>): Promise<Response> {
       async enter(requested) {
         const contextId = resolveContextId(auth, requested);
         const perMinute = configuredPerMinute(env);
-        await admitToolCall(env.DB, auth.key.keyId, contextId, { perMinute });
+        await admitToolCall(env, auth.key.keyId, contextId, { perMinute });
         return contextId;
       },
       fetchSite: (request) =>

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { MemoryEnv } from '../hono-env.ts';
 import { configuredPerMinute, countInWindow } from '../limits/rate-window.ts';
+import { CONTROL_PLANE, dataPlaneContext } from './data-plane.ts';
 import { decodePathSegment } from './path-encoding.ts';
 
 export interface RateLimitOptions {
@@ -11,8 +12,6 @@ export interface RateLimitOptions {
   /** Clock in milliseconds (tests pin it so that a window boundary cannot fall mid-test). */
   now?: () => number;
 }
-
-const CONTROL_PLANE = new Set(['contexts', 'principals', 'keys', 'migrations', 'openapi.json']);
 
 /** `/api/v1/<ctx>/...` -> ctx; `/api/v1/contexts/<id>` -> id; other control routes -> null. */
 export function contextOfPath(path: string): string | null {
@@ -25,7 +24,12 @@ export function contextOfPath(path: string): string | null {
   return decodePathSegment(first) ?? first;
 }
 
-/** Fixed one-minute windows per (key, Context), counted by limits/rate-window.ts. Runs after auth. */
+/**
+ * Fixed one-minute windows per (key, Context). A data-plane request is counted by the Context's
+ * own object in the same call that runs it (context-object/context-store.ts): here it only
+ * records the limit and the clock for that call. Control-plane requests count in D1
+ * (limits/rate-window.ts). Runs after auth.
+ */
 export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler<MemoryEnv> {
   const contextOf = options.contextOf ?? contextOfPath;
   return async function rateLimitMiddleware(c, next) {
@@ -33,8 +37,13 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler<Mem
       options.perMinute !== undefined && options.perMinute > 0
         ? options.perMinute
         : configuredPerMinute(c.env);
+    const nowMs = (options.now ?? Date.now)();
+    if (dataPlaneContext(c.req.path) !== null) {
+      c.set('rate', { perMinute: limit, nowMs });
+      return next();
+    }
     const bucket = `${c.get('auth').key.keyId}|${contextOf(new URL(c.req.url).pathname) ?? '-'}`;
-    await countInWindow(c.env.DB, bucket, limit, (options.now ?? Date.now)());
+    await countInWindow(c.env.DB, bucket, limit, nowMs);
     await next();
   };
 }

@@ -82,7 +82,8 @@ export async function chat(
     embedding: deps.embedder.modelId,
   });
   const hit = await cached<ChatResponse>(store, key);
-  if (hit) return { response: { ...hit, cached: true }, budget: currentBudget(context) };
+  if (hit)
+    return { response: { ...hit, cached: true }, budget: await currentBudget(deps, context) };
   assertNotBlocked(context);
 
   const retrieval = await retrieveMemory(deps, {

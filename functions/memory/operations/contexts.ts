@@ -3,13 +3,10 @@ import type { AuthContext } from '../auth/principal.ts';
 import { uploadLimit } from '../documents/upload-limit.ts';
 import { failure, MemoryError } from '../errors.ts';
 import type { StoreUsage } from '../store/types.ts';
-import {
-  backupSettingOf,
-  saveBackupSetting,
-  type BackupColumns,
-  type BackupSetting,
-} from './backup-schedule.ts';
+import { backupSettingOf, saveBackupSetting, type BackupSetting } from './backup-schedule.ts';
+import type { ContextRow } from './context-row.ts';
 import type { OperationDeps } from './deps.ts';
+import { forgetContextObject, refreshContextObject } from './notify-objects.ts';
 
 export const CONTEXT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
 /** First path segments under /api/v1 that are routes, so never Context ids. */
@@ -25,18 +22,7 @@ export const RESERVED_CONTEXT_IDS = new Set([
 export const RESERVED_NAMESPACE = 'internal';
 const NAMESPACE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
-export interface ContextRow extends BackupColumns {
-  id: string;
-  namespace: string | null;
-  token_limit: number | null;
-  enforcement_blocked: number;
-  schema_version: number;
-  usage_tokens: number;
-  /** Per-file upload limit in bytes; null (or absent before D1 migration 0011) = the default. */
-  max_upload_bytes?: number | null;
-  created_at: string;
-  updated_at: string;
-}
+export type { ContextRow } from './context-row.ts';
 
 export interface ContextView {
   id: string;
@@ -99,14 +85,16 @@ export async function requireContext(
   id: string,
 ): Promise<ContextRow> {
   assertContextAccess(auth, id);
-  const row = await findContext(deps, id);
+  const row = await deps.contextRow(id);
   if (!row)
     throw new MemoryError({ kind: 'context-not-found', detail: `Context "${id}" does not exist` });
   return row;
 }
 
 async function view(deps: OperationDeps, row: ContextRow): Promise<ContextView> {
-  const usage = await deps.store(row.id).usage();
+  const store = deps.store(row.id);
+  // Model tokens are counted by the Context's own object (operations/model-usage.ts).
+  const [usage, llmTokens] = await Promise.all([store.usage(), store.modelTokensUsed()]);
   return {
     id: row.id,
     schema_version: row.schema_version,
@@ -117,7 +105,7 @@ async function view(deps: OperationDeps, row: ContextRow): Promise<ContextView> 
     backup: backupSettingOf(row),
     created_at: row.created_at,
     updated_at: row.updated_at,
-    usage: { ...usage, llm_tokens: row.usage_tokens },
+    usage: { ...usage, llm_tokens: llmTokens },
   };
 }
 
@@ -213,7 +201,10 @@ export async function updateContext(
           backup_every_hours: input.backup?.every_hours ?? null,
           backup_keep: input.backup?.keep ?? null,
         };
-  return view(deps, { ...row, ...next, ...backup, updated_at: now });
+  const updated: ContextRow = { ...row, ...next, ...backup, updated_at: now };
+  // D1 first (the source of truth), then the Context's object, which answers the data plane.
+  await refreshContextObject(deps, updated);
+  return view(deps, updated);
 }
 
 /** Removes the Context's whole database, its registry row, and revokes its keys. */
@@ -231,5 +222,8 @@ export async function deleteContext(
     deps.db
       .prepare('UPDATE api_keys SET revoked_at = ? WHERE context_id = ? AND revoked_at IS NULL')
       .bind(now, id),
+    // Its object and every key copy in it are gone with the database.
+    deps.db.prepare('DELETE FROM key_cache_sites WHERE context_id = ?').bind(id),
   ]);
+  await forgetContextObject(deps, id);
 }

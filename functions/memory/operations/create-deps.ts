@@ -1,4 +1,5 @@
 import { contextStore } from '../store/context-store.ts';
+import type { ContextRow } from './context-row.ts';
 import type { OperationDeps } from './deps.ts';
 import { inferFactsHook } from './infer-facts.ts';
 import { configuredEmbedder } from './model-provider.ts';
@@ -13,6 +14,8 @@ export function createDeps(env: Env, overrides: Partial<OperationDeps> = {}): Op
     env,
     db: env.DB,
     store: (contextId) => contextStore(env, contextId),
+    contextRow: (contextId) =>
+      env.DB.prepare('SELECT * FROM contexts WHERE id = ?').bind(contextId).first<ContextRow>(),
     embedder: configuredEmbedder(env),
     inferFacts: inferFactsHook,
     ...overrides,

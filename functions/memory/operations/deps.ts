@@ -2,6 +2,7 @@ import type { AuthContext } from '../auth/principal.ts';
 import type { Embedder } from '../retrieval/embedder.ts';
 import type { ContextStoreStub } from '../store/context-store.ts';
 import type { ItemRecord, JsonObject } from '../store/types.ts';
+import type { ContextRow } from './context-row.ts';
 
 /** Input of a fact write, after validation (shared by `?infer=full`). */
 export interface FactDraft {
@@ -33,6 +34,12 @@ export interface OperationDeps {
   db: D1Database;
   /** The Context's own database (does not check that the Context exists: see requireContext). */
   store(contextId: string): ContextStoreStub;
+  /**
+   * The Context's registry row, or null when there is no such Context: read from D1 in the
+   * Worker (control plane), the object's cached copy when the operation runs inside the
+   * Context's own object (the data plane, docs/hot-path.md).
+   */
+  contextRow(contextId: string): Promise<ContextRow | null>;
   embedder: Embedder;
   inferFacts: InferFacts | null;
 }

@@ -5,6 +5,7 @@ import { failure, MemoryError } from '../errors.ts';
 import { scopePathProblem } from '../scopes/path.ts';
 import { newId } from '../store/ids.ts';
 import type { OperationDeps } from './deps.ts';
+import { forgetKeysEverywhere } from './notify-objects.ts';
 import { findVisiblePrincipal } from './principals.ts';
 
 export interface KeyView {
@@ -112,18 +113,82 @@ export async function createKey(
   return { ...view, key: secret };
 }
 
-/** Revokes a key: every later request with it is 401. Revoking twice is harmless. */
-export async function revokeKey(deps: OperationDeps, auth: AuthContext, id: string): Promise<void> {
+interface KeyRow {
+  id: string;
+  principal_id: string;
+  context_id: string | null;
+  kind: PrincipalKind;
+  prefix: string;
+  grants: string;
+  scope_floor: string | null;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+/** A key the caller may manage; a key of another Context reads as absent (no existence oracle). */
+async function manageableKey(deps: OperationDeps, auth: AuthContext, id: string): Promise<KeyRow> {
   assertManagement(auth);
   const row = await deps.db
-    .prepare('SELECT context_id FROM api_keys WHERE id = ?')
+    .prepare(
+      `SELECT k.id, k.principal_id, k.context_id, p.kind, k.prefix, k.grants, k.scope_floor,
+              k.created_at, k.revoked_at
+         FROM api_keys k JOIN principals p ON p.id = k.principal_id WHERE k.id = ?`,
+    )
     .bind(id)
-    .first<{ context_id: string | null }>();
-  // A key of another Context reads as absent to a bound management key: no existence oracle.
+    .first<KeyRow>();
   if (!row || (auth.key.contextId !== null && auth.key.contextId !== row.context_id))
     throw failure('not-found', `key ${id} does not exist`);
+  return row;
+}
+
+/**
+ * Revokes a key: the next request with it is 401, whichever Context objects had cached it (they
+ * are told after D1 changed). Revoking twice is harmless.
+ */
+export async function revokeKey(deps: OperationDeps, auth: AuthContext, id: string): Promise<void> {
+  await manageableKey(deps, auth, id);
   await deps.db
     .prepare('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?')
     .bind(new Date().toISOString(), id)
     .run();
+  await forgetKeysEverywhere(deps, [id]);
+}
+
+export interface UpdateKeyInput {
+  /** Replaces the grants; a verb left out grants nothing. */
+  grants?: Partial<Grants> | undefined;
+  /** A new floor, or null for none. */
+  scope_floor?: string | null | undefined;
+}
+
+/**
+ * Changes a key's grants or scope floor in place (the secret stays the same). Takes effect on the
+ * next request: every Context object that cached the key is told to forget it.
+ */
+export async function updateKey(
+  deps: OperationDeps,
+  auth: AuthContext,
+  id: string,
+  input: UpdateKeyInput,
+): Promise<KeyView> {
+  const row = await manageableKey(deps, auth, id);
+  if (row.revoked_at !== null) throw failure('conflict', `key ${id} is revoked; issue a new one`);
+  const floor = input.scope_floor === undefined ? row.scope_floor : input.scope_floor;
+  const grants = checkGrants(input.grants ?? (JSON.parse(row.grants) as Grants), floor);
+  await deps.db
+    .prepare('UPDATE api_keys SET grants = ?, scope_floor = ? WHERE id = ?')
+    .bind(JSON.stringify(grants), floor, id)
+    .run();
+  await forgetKeysEverywhere(deps, [id]);
+  return {
+    id: row.id,
+    principal_id: row.principal_id,
+    context_id: row.context_id,
+    kind: row.kind,
+    prefix: row.prefix,
+    grants,
+    scope_floor: floor,
+    created_at: row.created_at,
+    revoked_at: row.revoked_at,
+  };
 }

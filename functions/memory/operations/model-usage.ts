@@ -18,9 +18,10 @@ export function budgetOf(used: number, limit: number | null): BudgetState {
 }
 
 /**
- * Counts the tokens of one model-backed operation on the Context: the running total in the
- * control plane (`contexts.usage_tokens`, shown on the Context as `usage.llm_tokens`) and one
- * row per call in the Context's own `model_usage` table.
+ * Counts the tokens of one model-backed operation on the Context: one row per call in the
+ * Context's own `model_usage` table, whose running total is the Context's usage (shown on the
+ * Context as `usage.llm_tokens`). The total lives in the Context's object, not in D1, so a
+ * model-backed request stays one call to that object (docs/hot-path.md).
  */
 export async function chargeTokens(
   deps: OperationDeps,
@@ -29,14 +30,7 @@ export async function chargeTokens(
   attribution: ModelAttribution,
   usage: TokenUsage,
 ): Promise<BudgetState> {
-  const tokens = usage.input_tokens + usage.output_tokens;
-  const row = await deps.db
-    .prepare(
-      'UPDATE contexts SET usage_tokens = usage_tokens + ? WHERE id = ? RETURNING usage_tokens, token_limit',
-    )
-    .bind(tokens, context.id)
-    .first<{ usage_tokens: number; token_limit: number | null }>();
-  await deps.store(context.id).modelRecordUsage({
+  const used = await deps.store(context.id).modelRecordUsage({
     operation,
     provider: attribution.provider,
     model: attribution.model,
@@ -44,13 +38,13 @@ export async function chargeTokens(
     output_tokens: usage.output_tokens,
     source: usage.source,
   });
-  return budgetOf(
-    row?.usage_tokens ?? context.usage_tokens + tokens,
-    row?.token_limit ?? context.token_limit,
-  );
+  return budgetOf(used, context.token_limit);
 }
 
 /** The budget as it stands, for responses served without a model call (cache hits). */
-export function currentBudget(context: ContextRow): BudgetState {
-  return budgetOf(context.usage_tokens, context.token_limit);
+export async function currentBudget(
+  deps: OperationDeps,
+  context: ContextRow,
+): Promise<BudgetState> {
+  return budgetOf(await deps.store(context.id).modelTokensUsed(), context.token_limit);
 }

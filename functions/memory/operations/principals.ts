@@ -3,6 +3,7 @@ import type { AuthContext, PrincipalKind } from '../auth/principal.ts';
 import { failure } from '../errors.ts';
 import { newId } from '../store/ids.ts';
 import type { OperationDeps } from './deps.ts';
+import { forgetKeysEverywhere } from './notify-objects.ts';
 
 export interface PrincipalView {
   id: string;
@@ -127,4 +128,37 @@ export async function getPrincipal(
   const row = await findVisiblePrincipal(deps, auth, id);
   if (!row) throw failure('not-found', `principal ${id} does not exist`);
   return row;
+}
+
+/**
+ * Deletes a principal with its keys, then tells every Context object that cached one of them:
+ * the next request with any of its keys is 401. A key bound to one Context deletes only a
+ * principal of its own tenant whose keys are all in that Context (403 when it holds keys in
+ * another; another tenant's principal reads as absent, 404).
+ */
+export async function deletePrincipal(
+  deps: OperationDeps,
+  auth: AuthContext,
+  id: string,
+): Promise<void> {
+  assertManagement(auth);
+  const principal = await findVisiblePrincipal(deps, auth, id);
+  if (!principal) throw failure('not-found', `principal ${id} does not exist`);
+  const { results } = await deps.db
+    .prepare('SELECT id, context_id FROM api_keys WHERE principal_id = ?')
+    .bind(id)
+    .all<{ id: string; context_id: string | null }>();
+  const tenant = auth.key.contextId;
+  if (tenant !== null && results.some((k) => k.context_id !== tenant)) {
+    throw failure(
+      'forbidden',
+      'this principal holds keys outside this Context; delete it with an unbound (root) management key',
+    );
+  }
+  const keyIds = results.map((k) => k.id);
+  await deps.db.batch([
+    deps.db.prepare('DELETE FROM api_keys WHERE principal_id = ?').bind(id),
+    deps.db.prepare('DELETE FROM principals WHERE id = ?').bind(id),
+  ]);
+  await forgetKeysEverywhere(deps, keyIds);
 }

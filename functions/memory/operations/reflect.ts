@@ -67,7 +67,8 @@ export async function reflect(
   });
   if (!input.persist) {
     const hit = await cached<ReflectResponse>(store, key);
-    if (hit) return { response: { ...hit, cached: true }, budget: currentBudget(context) };
+    if (hit)
+      return { response: { ...hit, cached: true }, budget: await currentBudget(deps, context) };
   }
   assertNotBlocked(context);
 

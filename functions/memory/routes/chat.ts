@@ -1,8 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
-import { principalOf } from '../auth/guards.ts';
-import { chat, type ChatResponse } from '../operations/chat.ts';
+import type { ChatResponse } from '../operations/chat.ts';
 import { ModelUsage, setModelHeaders } from './model-responses.ts';
+import { perform } from './in-context.ts';
 import type { RouteModule } from './registry.ts';
 import { commonErrors, ContextIdParam, jsonBody, jsonResponse, Lens, notFound } from './schemas.ts';
 
@@ -74,7 +74,7 @@ export const chatRoutes: RouteModule = {
   register(app) {
     app.openapi(route, async (c) => {
       const body = c.req.valid('json');
-      const { response, budget } = await chat(c.get('deps'), principalOf(c), {
+      const { response, budget } = await perform(c, 'chat', {
         contextId: c.req.valid('param').context_id,
         message: body.message,
         session_id: body.session_id,

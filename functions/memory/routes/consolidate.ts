@@ -1,7 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { principalOf } from '../auth/guards.ts';
-import { consolidate } from '../operations/consolidate.ts';
 import { ModelUsage, setModelHeaders } from './model-responses.ts';
+import { perform } from './in-context.ts';
 import type { RouteModule } from './registry.ts';
 import { commonErrors, ContextIdParam, jsonBody, jsonResponse, Lens, notFound } from './schemas.ts';
 
@@ -53,7 +52,7 @@ export const consolidateRoutes: RouteModule = {
   register(app) {
     app.openapi(route, async (c) => {
       const body = c.req.valid('json');
-      const { response, budget } = await consolidate(c.get('deps'), principalOf(c), {
+      const { response, budget } = await perform(c, 'consolidate', {
         contextId: c.req.valid('param').context_id,
         lens: body.lens,
         dry_run: body.dry_run,

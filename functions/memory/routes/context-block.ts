@@ -1,7 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { principalOf } from '../auth/guards.ts';
-import { cachedContextBlock } from '../operations/cached-context-block.ts';
 import { MAX_CONTEXT_TOKENS } from '../operations/context-block.ts';
+import { perform } from './in-context.ts';
 import type { RouteModule } from './registry.ts';
 import {
   commonErrors,
@@ -51,7 +50,7 @@ export const contextBlockRoutes: RouteModule = {
   register(app) {
     app.openapi(route, async (c) =>
       c.json(
-        await cachedContextBlock(c.get('deps'), principalOf(c), {
+        await perform(c, 'cachedContextBlock', {
           contextId: c.req.valid('param').context_id,
           ...c.req.valid('json'),
         }),

@@ -1,11 +1,9 @@
 import { z } from '@hono/zod-openapi';
-import { principalOf } from '../auth/guards.ts';
 import { failure } from '../errors.ts';
 import type { MemoryApp } from '../hono-env.ts';
-import { deleteDocument, getDocument, listDocuments } from '../operations/documents.ts';
-import { uploadDocument } from '../operations/upload-document.ts';
 import { registerExportRoutes } from './export.ts';
 import { registerMigrationRoutes } from './migrations.ts';
+import { perform } from './in-context.ts';
 import type { RouteModule } from './registry.ts';
 import { commonErrors, ContextIdParam, jsonResponse, notFound, Problem } from './schemas.ts';
 
@@ -139,7 +137,7 @@ function pageLimit(value: string | undefined): number {
  */
 function registerDocumentRoutes(app: MemoryApp): void {
   app.post('/api/v1/:context_id/documents', async (c) => {
-    const result = await uploadDocument(c.get('deps'), principalOf(c), {
+    const result = await perform(c, 'uploadDocument', {
       contextId: c.req.param('context_id'),
       request: c.req.raw,
     });
@@ -149,7 +147,7 @@ function registerDocumentRoutes(app: MemoryApp): void {
     );
   });
   app.get('/api/v1/:context_id/documents', async (c) => {
-    const page = await listDocuments(c.get('deps'), principalOf(c), {
+    const page = await perform(c, 'listDocuments', {
       contextId: c.req.param('context_id'),
       limit: pageLimit(c.req.query('limit')),
       cursor: c.req.query('cursor') ?? null,
@@ -157,14 +155,14 @@ function registerDocumentRoutes(app: MemoryApp): void {
     return c.json(page, 200);
   });
   app.get('/api/v1/:context_id/documents/:id', async (c) => {
-    const doc = await getDocument(c.get('deps'), principalOf(c), {
+    const doc = await perform(c, 'getDocument', {
       contextId: c.req.param('context_id'),
       id: c.req.param('id'),
     });
     return c.json(doc, 200);
   });
   app.delete('/api/v1/:context_id/documents/:id', async (c) => {
-    await deleteDocument(c.get('deps'), principalOf(c), {
+    await perform(c, 'deleteDocument', {
       contextId: c.req.param('context_id'),
       id: c.req.param('id'),
     });

@@ -1,17 +1,14 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { principalOf } from '../auth/guards.ts';
 import { failure } from '../errors.ts';
 import type { MemoryEnv } from '../hono-env.ts';
-import { requireContext } from '../operations/contexts.ts';
-import { deleteFact, getFact, listFacts } from '../operations/facts.ts';
 import { providerOf } from '../operations/model-provider.ts';
-import { budgetOf } from '../operations/model-usage.ts';
-import { writeFacts } from '../operations/write-fact.ts';
+import type { BudgetState } from '../operations/model-usage.ts';
 import type { StoredResponse } from '../operations/idempotency.ts';
 import type { LensInput } from '../scopes/lens.ts';
 import { ITEM_KINDS } from '../store/types.ts';
 import { setModelHeaders } from './model-responses.ts';
+import { perform } from './in-context.ts';
 import type { RouteModule } from './registry.ts';
 import {
   commonErrors,
@@ -161,17 +158,11 @@ function parseLensParam(raw: string | undefined): LensInput | undefined {
 
 /**
  * `?infer=full` is model-backed: like /chat, /reflect and /consolidate its response reports the
- * Context's soft token budget (re-read after the charge) and who answered. A replay reports the
- * budget as it stands now.
+ * Context's soft token budget (re-read after the charge, in the same call) and who answered. A
+ * replay reports the budget as it stands now.
  */
-async function setInferHeaders(
-  c: Context<MemoryEnv>,
-  contextId: string,
-  stored: StoredResponse,
-): Promise<void> {
-  const deps = c.get('deps');
-  const row = await requireContext(deps, principalOf(c), contextId);
-  const provider = providerOf(deps);
+function setInferHeaders(c: Context<MemoryEnv>, stored: StoredResponse, budget: BudgetState): void {
+  const provider = providerOf(c.get('deps'));
   const facts = (stored.body as { facts?: { model?: { provider?: unknown; model?: unknown } }[] })
     .facts;
   const named = facts?.[0]?.model;
@@ -179,7 +170,7 @@ async function setInferHeaders(
     typeof named?.provider === 'string' && typeof named.model === 'string'
       ? { provider: named.provider, model: named.model }
       : { provider: provider.name, model: provider.textModel };
-  setModelHeaders(c, budgetOf(row.usage_tokens, row.token_limit), model);
+  setModelHeaders(c, budget, model);
 }
 
 function send(c: Context<MemoryEnv>, stored: StoredResponse) {
@@ -192,7 +183,7 @@ export const factsRoutes: RouteModule = {
   register(app) {
     app.openapi(create, async (c) => {
       const body = c.req.valid('json');
-      const stored = await writeFacts(c.get('deps'), principalOf(c), {
+      const input = {
         contextId: c.req.valid('param').context_id,
         drafts: [
           {
@@ -205,14 +196,15 @@ export const factsRoutes: RouteModule = {
         ],
         infer: c.req.valid('query').infer ?? null,
         idempotencyKey: c.req.valid('header')['idempotency-key'] ?? null,
-        operation: 'facts.create',
-      });
-      if (c.req.valid('query').infer === 'full')
-        await setInferHeaders(c, c.req.valid('param').context_id, stored);
+        operation: 'facts.create' as const,
+      };
+      if (input.infer !== 'full') return send(c, await perform(c, 'writeFacts', input));
+      const { stored, budget } = await perform(c, 'writeFactsWithBudget', input);
+      setInferHeaders(c, stored, budget);
       return send(c, stored);
     });
     app.openapi(batch, async (c) => {
-      const stored = await writeFacts(c.get('deps'), principalOf(c), {
+      const stored = await perform(c, 'writeFacts', {
         contextId: c.req.valid('param').context_id,
         drafts: c.req.valid('json').facts.map((f) => ({
           content: f.content,
@@ -229,14 +221,11 @@ export const factsRoutes: RouteModule = {
     });
     app.openapi(get, async (c) => {
       const { context_id, id } = c.req.valid('param');
-      return c.json(
-        await getFact(c.get('deps'), principalOf(c), { contextId: context_id, id }),
-        200,
-      );
+      return c.json(await perform(c, 'getFact', { contextId: context_id, id }), 200);
     });
     app.openapi(list, async (c) => {
       const q = c.req.valid('query');
-      const page = await listFacts(c.get('deps'), principalOf(c), {
+      const page = await perform(c, 'listFacts', {
         contextId: c.req.valid('param').context_id,
         cursor: q.cursor ?? null,
         limit: q.limit,
@@ -248,7 +237,7 @@ export const factsRoutes: RouteModule = {
     });
     app.openapi(remove, async (c) => {
       const { context_id, id } = c.req.valid('param');
-      await deleteFact(c.get('deps'), principalOf(c), { contextId: context_id, id });
+      await perform(c, 'deleteFact', { contextId: context_id, id });
       return c.body(null, 204);
     });
   },

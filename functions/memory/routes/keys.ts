@@ -1,9 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { principalOf } from '../auth/guards.ts';
 import { PRINCIPAL_KINDS } from '../auth/principal.ts';
-import { createKey, revokeKey } from '../operations/keys.ts';
+import { createKey, revokeKey, updateKey } from '../operations/keys.ts';
 import type { RouteModule } from './registry.ts';
-import { commonErrors, jsonBody, jsonResponse, notFound, ScopePath } from './schemas.ts';
+import { commonErrors, conflict, jsonBody, jsonResponse, notFound, ScopePath } from './schemas.ts';
 
 const GrantPaths = z.array(ScopePath).max(64);
 const GrantsSchema = z.object({
@@ -74,11 +74,50 @@ const revoke = createRoute({
   responses: { 204: { description: 'Revoked' }, ...commonErrors, ...notFound },
 });
 
+const update = createRoute({
+  method: 'patch',
+  path: '/api/v1/keys/{id}',
+  operationId: 'updateKey',
+  tags: ['keys'],
+  summary:
+    'Change a key’s grants or scope floor; effective on its next request everywhere (management key)',
+  request: {
+    params: z.object({ id: z.string().min(1).max(128) }),
+    body: jsonBody(
+      z.object({
+        grants: GrantsSchema.optional().openapi({
+          description: 'Replaces the grants; a verb left out grants nothing',
+        }),
+        scope_floor: ScopePath.nullable().optional().openapi({
+          description: 'A new scope floor, or null for none',
+        }),
+      }),
+    ),
+  },
+  responses: {
+    200: jsonResponse(KeySchema, 'The key as it now stands'),
+    ...commonErrors,
+    ...notFound,
+    ...conflict,
+  },
+});
+
 export const keysRoutes: RouteModule = {
   name: 'keys',
   register(app) {
     app.openapi(create, async (c) =>
       c.json(await createKey(c.get('deps'), principalOf(c), c.req.valid('json')), 201),
+    );
+    app.openapi(update, async (c) =>
+      c.json(
+        await updateKey(
+          c.get('deps'),
+          principalOf(c),
+          c.req.valid('param').id,
+          c.req.valid('json'),
+        ),
+        200,
+      ),
     );
     app.openapi(revoke, async (c) => {
       await revokeKey(c.get('deps'), principalOf(c), c.req.valid('param').id);

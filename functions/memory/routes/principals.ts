@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { principalOf } from '../auth/guards.ts';
 import { PRINCIPAL_KINDS } from '../auth/principal.ts';
-import { createPrincipal, getPrincipal } from '../operations/principals.ts';
+import { createPrincipal, deletePrincipal, getPrincipal } from '../operations/principals.ts';
 import type { RouteModule } from './registry.ts';
 import { commonErrors, conflict, jsonBody, jsonResponse, notFound } from './schemas.ts';
 
@@ -52,6 +52,17 @@ const get = createRoute({
   responses: { 200: jsonResponse(PrincipalSchema, 'The principal'), ...commonErrors, ...notFound },
 });
 
+const remove = createRoute({
+  method: 'delete',
+  path: '/api/v1/principals/{id}',
+  operationId: 'deletePrincipal',
+  tags: ['principals'],
+  summary:
+    'Delete a principal and its keys; its keys are refused from the next request on (management key)',
+  request: { params: z.object({ id: z.string().min(1).max(128) }) },
+  responses: { 204: { description: 'Deleted' }, ...commonErrors, ...notFound },
+});
+
 export const principalsRoutes: RouteModule = {
   name: 'principals',
   register(app) {
@@ -66,5 +77,9 @@ export const principalsRoutes: RouteModule = {
     app.openapi(get, async (c) =>
       c.json(await getPrincipal(c.get('deps'), principalOf(c), c.req.valid('param').id), 200),
     );
+    app.openapi(remove, async (c) => {
+      await deletePrincipal(c.get('deps'), principalOf(c), c.req.valid('param').id);
+      return c.body(null, 204);
+    });
   },
 };

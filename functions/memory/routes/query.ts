@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { principalOf } from '../auth/guards.ts';
-import { DEFAULT_K, DEFAULT_MODE, MAX_K, query } from '../operations/query.ts';
+import { DEFAULT_K, DEFAULT_MODE, MAX_K } from '../operations/query.ts';
 import { ITEM_KINDS } from '../store/types.ts';
+import { perform } from './in-context.ts';
 import type { RouteModule } from './registry.ts';
 import {
   commonErrors,
@@ -83,7 +83,7 @@ export const queryRoutes: RouteModule = {
   register(app) {
     app.openapi(route, async (c) => {
       const body = c.req.valid('json');
-      const result = await query(c.get('deps'), principalOf(c), {
+      const result = await perform(c, 'query', {
         contextId: c.req.valid('param').context_id,
         query: body.query,
         mode: body.mode,

@@ -1,7 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { principalOf } from '../auth/guards.ts';
-import { reflect } from '../operations/reflect.ts';
 import { ModelUsage, setModelHeaders } from './model-responses.ts';
+import { perform } from './in-context.ts';
 import type { RouteModule } from './registry.ts';
 import { commonErrors, ContextIdParam, jsonBody, jsonResponse, Lens, notFound } from './schemas.ts';
 
@@ -51,7 +50,7 @@ export const reflectRoutes: RouteModule = {
   register(app) {
     app.openapi(route, async (c) => {
       const body = c.req.valid('json');
-      const { response, budget } = await reflect(c.get('deps'), principalOf(c), {
+      const { response, budget } = await perform(c, 'reflect', {
         contextId: c.req.valid('param').context_id,
         lens: body.lens,
         persist: body.persist,

@@ -1,7 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { principalOf } from '../auth/guards.ts';
 import { MAX_CONTEXT_TOKENS } from '../operations/context-block.ts';
-import { sessionContext } from '../operations/session-context.ts';
+import { perform } from './in-context.ts';
 import type { RouteModule } from './registry.ts';
 import {
   commonErrors,
@@ -52,7 +51,7 @@ export const sessionContextRoutes: RouteModule = {
     app.openapi(route, async (c) => {
       const params = c.req.valid('param');
       return c.json(
-        await sessionContext(c.get('deps'), principalOf(c), {
+        await perform(c, 'sessionContext', {
           contextId: params.context_id,
           sessionId: params.session_id,
           max_tokens: c.req.valid('query').max_tokens,

@@ -1,15 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { principalOf } from '../auth/guards.ts';
-import {
-  appendTurn,
-  createSession,
-  deleteSession,
-  getSession,
-  listSessions,
-  listTurns,
-  MAX_TURNS_PAGE,
-  TURN_ROLES,
-} from '../operations/sessions.ts';
+import { MAX_TURNS_PAGE, TURN_ROLES } from '../operations/sessions.ts';
+import { perform } from './in-context.ts';
 import type { RouteModule } from './registry.ts';
 import {
   asJsonObject,
@@ -189,7 +180,7 @@ export const sessionsRoutes: RouteModule = {
     app.openapi(create, async (c) => {
       const body = c.req.valid('json');
       return c.json(
-        await createSession(c.get('deps'), principalOf(c), {
+        await perform(c, 'createSession', {
           contextId: c.req.valid('param').context_id,
           id: body.id,
           scopes: body.scopes,
@@ -201,7 +192,7 @@ export const sessionsRoutes: RouteModule = {
     app.openapi(list, async (c) => {
       const q = c.req.valid('query');
       return c.json(
-        await listSessions(c.get('deps'), principalOf(c), {
+        await perform(c, 'listSessions', {
           contextId: c.req.valid('param').context_id,
           ...q,
         }),
@@ -211,7 +202,7 @@ export const sessionsRoutes: RouteModule = {
     app.openapi(get, async (c) => {
       const p = c.req.valid('param');
       return c.json(
-        await getSession(c.get('deps'), principalOf(c), {
+        await perform(c, 'getSession', {
           contextId: p.context_id,
           sessionId: p.session_id,
         }),
@@ -220,7 +211,7 @@ export const sessionsRoutes: RouteModule = {
     });
     app.openapi(remove, async (c) => {
       const p = c.req.valid('param');
-      await deleteSession(c.get('deps'), principalOf(c), {
+      await perform(c, 'deleteSession', {
         contextId: p.context_id,
         sessionId: p.session_id,
       });
@@ -230,7 +221,7 @@ export const sessionsRoutes: RouteModule = {
       const p = c.req.valid('param');
       const body = c.req.valid('json');
       return c.json(
-        await appendTurn(c.get('deps'), principalOf(c), {
+        await perform(c, 'appendTurn', {
           contextId: p.context_id,
           sessionId: p.session_id,
           role: body.role,
@@ -247,7 +238,7 @@ export const sessionsRoutes: RouteModule = {
       const p = c.req.valid('param');
       const q = c.req.valid('query');
       return c.json(
-        await listTurns(c.get('deps'), principalOf(c), {
+        await perform(c, 'listTurns', {
           contextId: p.context_id,
           sessionId: p.session_id,
           ...q,

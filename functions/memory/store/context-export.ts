@@ -31,8 +31,17 @@ export interface RowLine {
 
 // Store-local state that must not travel to another Context: lease fencing, an import under way,
 // and the response cache (derived data whose triggers would clear it during a replay anyway); and
-// read-only views that hold no rows of their own (`items_fts_vocab`, an fts5vocab view).
-export const SKIPPED_TABLES = new Set(['_fence', '_import', 'response_cache', 'items_fts_vocab']);
+// read-only views that hold no rows of their own (`items_fts_vocab`, an fts5vocab view); and the
+// access cache, a copy of this deployment's control plane (keys, the Context row, rate windows).
+export const SKIPPED_TABLES = new Set([
+  '_fence',
+  '_import',
+  'response_cache',
+  'items_fts_vocab',
+  '_access_keys',
+  '_access_context',
+  '_rate_windows',
+]);
 // SQLite's own tables, the runtime's (`_cf_KV`) and the local simulator's (`__miniflare_do_name`).
 const PLATFORM_PREFIXES = ['sqlite_', '_cf_', '__'];
 const FTS_SHADOWS = ['_data', '_idx', '_content', '_docsize', '_config'];

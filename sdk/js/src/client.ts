@@ -111,6 +111,28 @@ export class MemoryClient {
     return this.#call({ method: 'DELETE', path: `/api/v1/keys/${enc(id)}`, retryable: true });
   }
 
+  /** Changes a key's grants or scope floor; effective on its next request (management key). */
+  updateKey(
+    id: string,
+    change: { grants?: KeyGrants; scope_floor?: string | null },
+  ): Promise<Omit<ApiKey, 'key'>> {
+    return this.#call({
+      method: 'PATCH',
+      path: `/api/v1/keys/${enc(id)}`,
+      json: change,
+      retryable: true,
+    });
+  }
+
+  /** Deletes a principal and its keys; they are refused from the next request on. */
+  deletePrincipal(id: string): Promise<void> {
+    return this.#call({
+      method: 'DELETE',
+      path: `/api/v1/principals/${enc(id)}`,
+      retryable: true,
+    });
+  }
+
   /** The whole Context database as NDJSON, for backups (management key). */
   async exportContext(id = this.#ctx()): Promise<string> {
     const path = `/api/v1/contexts/${enc(id)}/export`;

@@ -15,6 +15,8 @@ JSON = Dict[str, Any]
 Lens = Sequence[Union[str, Sequence[str]]]
 
 _FINAL_DOCUMENT_STATES = {"ready", "failed"}
+#: "Not given" for an argument where None means something (a scope floor of None removes it).
+_UNSET: Any = object()
 
 
 def _enc(segment: str) -> str:
@@ -114,6 +116,26 @@ class MemoryClient:
 
     def revoke_key(self, id: str) -> None:
         self._t.request("DELETE", f"/api/v1/keys/{_enc(id)}", retryable=True)
+
+    def update_key(
+        self,
+        id: str,
+        grants: Optional[Dict[str, List[str]]] = None,
+        scope_floor: Any = _UNSET,
+    ) -> JSON:
+        """Changes a key's grants or scope floor; effective on its next request."""
+        body: Dict[str, Any] = {}
+        if grants is not None:
+            body["grants"] = grants
+        if scope_floor is not _UNSET:
+            body["scope_floor"] = scope_floor
+        return self._t.request(
+            "PATCH", f"/api/v1/keys/{_enc(id)}", json_body=body, retryable=True
+        )
+
+    def delete_principal(self, id: str) -> None:
+        """Deletes a principal and its keys; they are refused from the next request on."""
+        self._t.request("DELETE", f"/api/v1/principals/{_enc(id)}", retryable=True)
 
     def export_context(self, id: Optional[str] = None) -> str:
         """The whole Context database as NDJSON, for backups (management key)."""

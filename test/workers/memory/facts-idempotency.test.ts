@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { createMemoryApp } from '../../../functions/memory/app.ts';
+import { setObjectDeps } from '../../../functions/memory/context-object/object-deps.ts';
 import { createDeps } from '../../../functions/memory/operations/create-deps.ts';
-import { BOOTSTRAP, call, countFacts, expectProblem, json, ORIGIN, setup } from './helpers.ts';
+import { BOOTSTRAP, call, countFacts, expectProblem, json, setup } from './helpers.ts';
 
 // Idempotency-Key on the fact-writing routes: replay, conflicts, in-flight duplicates, release.
 
@@ -123,50 +123,47 @@ describe('Idempotency-Key on /facts and /facts/batch', () => {
 describe('Idempotency-Key with ?infer=full', () => {
   it('replays the inferred response instead of leaving the key in flight', async () => {
     let calls = 0;
-    const app = createMemoryApp({
-      deps: (e) =>
-        createDeps(e, {
-          inferFacts: async (deps, _auth, input) => {
-            calls += 1;
-            const stored = await deps.store(input.contextId).writeItems(
-              [
-                {
-                  kind: 'fact',
-                  content: `inferred: ${input.draft.content}`,
-                  scopes: [],
-                  metadata: null,
-                  sessionId: null,
-                  sourceId: null,
-                  vector: null,
-                },
-              ],
-              null,
-            );
-            return stored;
-          },
-        }),
-    });
+    // The operation runs in the Context's object: the scripted inference goes there.
+    setObjectDeps((e, wiring) =>
+      createDeps(e, {
+        ...wiring,
+        inferFacts: async (deps, _auth, input) => {
+          calls += 1;
+          const stored = await deps.store(input.contextId).writeItems(
+            [
+              {
+                kind: 'fact',
+                content: `inferred: ${input.draft.content}`,
+                scopes: [],
+                metadata: null,
+                sessionId: null,
+                sourceId: null,
+                vector: null,
+              },
+            ],
+            null,
+          );
+          return stored;
+        },
+      }),
+    );
     const { ctx, key } = await setup();
     const send = () =>
-      app.request(
-        `${ORIGIN}/api/v1/${ctx}/facts?infer=full`,
-        {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${key}`,
-            'content-type': 'application/json',
-            'idempotency-key': 'inf-1',
-          },
-          body: JSON.stringify({ content: 'Bob likes tea' }),
-        },
-        env,
-      );
-    const first = await send();
-    expect(first.status).toBe(201);
-    const again = await send();
-    expect(again.status).toBe(201);
-    expect(again.headers.get('idempotency-replayed')).toBe('true');
-    expect(await again.json()).toEqual(await first.json());
-    expect(calls).toBe(1);
+      call('POST', `/api/v1/${ctx}/facts?infer=full`, {
+        key,
+        headers: { 'idempotency-key': 'inf-1' },
+        body: { content: 'Bob likes tea' },
+      });
+    try {
+      const first = await send();
+      expect(first.status).toBe(201);
+      const again = await send();
+      expect(again.status).toBe(201);
+      expect(again.headers.get('idempotency-replayed')).toBe('true');
+      expect(await again.json()).toEqual(await first.json());
+      expect(calls).toBe(1);
+    } finally {
+      setObjectDeps(null);
+    }
   });
 });

@@ -1,6 +1,5 @@
-import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { createMemoryApp } from '../../../functions/memory/app.ts';
+import { setObjectDeps } from '../../../functions/memory/context-object/object-deps.ts';
 import { createDeps } from '../../../functions/memory/operations/create-deps.ts';
 import {
   BOOTSTRAP,
@@ -9,7 +8,6 @@ import {
   expectProblem,
   issueKey,
   json,
-  ORIGIN,
   setup,
   writeFact,
 } from './helpers.ts';
@@ -143,17 +141,13 @@ describe('POST /api/v1/{ctx}/facts', () => {
   });
 
   it('answers 422 for ?infer=full while inference is not enabled, never a literal write', async () => {
-    const app = createMemoryApp({ deps: (e) => createDeps(e, { inferFacts: null }) });
+    // The operation runs in the Context's object: inference is switched off there.
+    setObjectDeps((e, wiring) => createDeps(e, { ...wiring, inferFacts: null }));
     const { ctx, key } = await setup();
-    const res = await app.request(
-      `${ORIGIN}/api/v1/${ctx}/facts?infer=full`,
-      {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ content: 'Bob likes tea' }),
-      },
-      env,
-    );
+    const res = await call('POST', `/api/v1/${ctx}/facts?infer=full`, {
+      key,
+      body: { content: 'Bob likes tea' },
+    }).finally(() => setObjectDeps(null));
     const problem = await expectProblem(res, 422, 'unprocessable');
     expect(problem.detail).toContain('infer');
     expect(await countFacts(ctx, key)).toBe(0);

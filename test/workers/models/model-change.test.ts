@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test';
-import { describe, expect, it } from 'vitest';
-import { createMemoryApp } from '../../../functions/memory/app.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { setObjectDeps } from '../../../functions/memory/context-object/object-deps.ts';
 import { chat } from '../../../functions/memory/operations/chat.ts';
 import { createDeps } from '../../../functions/memory/operations/create-deps.ts';
 import {
@@ -9,7 +9,7 @@ import {
 } from '../../../functions/memory/operations/model-retrieval.ts';
 import { reembedContext } from '../../../functions/memory/operations/reembed.ts';
 import { l2normalise, type Embedder } from '../../../functions/memory/retrieval/embedder.ts';
-import { call, createContext, json, MANAGEMENT_KEY, rootAuth } from './model-api.ts';
+import { call, createContext, json, rootAuth } from './model-api.ts';
 
 /** Another embedding model: a different id and different vectors. */
 const otherModel: Embedder = {
@@ -20,6 +20,8 @@ const otherModel: Embedder = {
 };
 
 describe('changing the embedding model', () => {
+  afterEach(() => setObjectDeps(null));
+
   it('falls back to bm25 with a note until the reembed job has caught up, never mixing vectors', async () => {
     const ctx = 'models-embedding-change';
     await createContext(ctx);
@@ -80,21 +82,11 @@ describe('changing the embedding model', () => {
       await json(await call(`/api/v1/${ctx}/facts`, { body: { content } }), 201);
     }
     // The same Worker routes with a deployment whose embedding model has just changed.
-    const app = createMemoryApp({ deps: (e) => createDeps(e, { embedder: otherModel }) });
+    // Queries run in the Context's object: the new model is wired there.
+    setObjectDeps((e, wiring) => createDeps(e, { ...wiring, embedder: otherModel }));
     const ask = async (mode: string) =>
       json<{ mode: string; note?: string; results: { content: string }[] }>(
-        await app.request(
-          `https://example.com/api/v1/${ctx}/query`,
-          {
-            method: 'POST',
-            headers: {
-              authorization: `Bearer ${MANAGEMENT_KEY}`,
-              'content-type': 'application/json',
-            },
-            body: JSON.stringify({ query: 'Ilse cello', mode }),
-          },
-          env,
-        ),
+        await call(`/api/v1/${ctx}/query`, { body: { query: 'Ilse cello', mode } }),
         200,
       );
     for (const mode of ['vector', 'hybrid', 'hybrid_graph']) {

@@ -275,6 +275,17 @@ const ROUTES: Route[] = [
     build: async (w) => ({ method: 'GET', path: `/api/v1/principals/${await w.principalHere()}` }),
   },
   {
+    name: 'DELETE /principals/{id} (a principal of this tenant)',
+    need: 'tenantAdmin',
+    ok: 204,
+    // Another tenant's principal reads as missing (404), not forbidden: no existence oracle.
+    except: { otherMgmt: 404 },
+    build: async (w) => ({
+      method: 'DELETE',
+      path: `/api/v1/principals/${await w.principalHere()}`,
+    }),
+  },
+  {
     name: 'POST /keys (in this Context)',
     need: 'tenantAdmin',
     ok: 201,
@@ -290,6 +301,17 @@ const ROUTES: Route[] = [
     ok: 204,
     except: { otherMgmt: 404 },
     build: async (w) => ({ method: 'DELETE', path: `/api/v1/keys/${await w.keyHere()}` }),
+  },
+  {
+    name: 'PATCH /keys/{id} (a key of this Context)',
+    need: 'tenantAdmin',
+    ok: 200,
+    except: { otherMgmt: 404 },
+    build: async (w) => ({
+      method: 'PATCH',
+      path: `/api/v1/keys/${await w.keyHere()}`,
+      body: { scope_floor: null },
+    }),
   },
   {
     name: 'GET /migrations',

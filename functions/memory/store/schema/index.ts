@@ -6,6 +6,7 @@ import { v3 } from './v3.ts';
 import { v4 } from './v4.ts';
 import { sessionScopes } from './session-scopes.ts';
 import { documentDedupPerReader } from './document-dedup-per-reader.ts';
+import { accessCache } from './access-cache.ts';
 import { turnTime } from './turn-time.ts';
 
 /** Every per-Context schema step, in order. Append new versions; never reorder or edit. */
@@ -17,6 +18,7 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
   sessionScopes,
   documentDedupPerReader,
   conversationTime,
+  accessCache,
   turnTime,
 ];
 

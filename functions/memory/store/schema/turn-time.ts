@@ -7,7 +7,7 @@ import type { SchemaMigration } from './types.ts';
  * day the extraction job ran.
  */
 export const turnTime: SchemaMigration = {
-  version: 8,
+  version: 9,
   name: 'turn valid_from',
   up(sql) {
     sql.exec('ALTER TABLE turns ADD COLUMN valid_from TEXT');

@@ -1,0 +1,275 @@
+// Edge part of `npm run bench` (`npm run bench -- edge`; needs `npm run build`): the data-plane
+// hot path through the Worker under `wrangler dev`, issue 12.
+//   (a) With latency injected into each binding (BENCH_INJECT_LATENCY: D1 +60 ms, the Context
+//       object +10 ms, as a distant region would see): calls per request (D1 statements and
+//       object calls, from `x-bench-calls`), p50/p95 per route, and requests/s under autocannon
+//       (32 connections) for a fact read, a bm25 and a hybrid query, against `/health`.
+//   (b) Without injected latency: one interleaved run of `/health`, a fact read and a bm25 query
+//       over 2,000 facts (p50 ratios against `/health`), and autocannon req/s ratios for a fact
+//       read and a hybrid query against `/health` (the issue's done-when figures).
+// The peer is `/health` on the same server in the same run: no auth, no D1, no object.
+import autocannon from 'autocannon';
+import { startDevServer, type DevServer } from '../../test/support/wrangler-dev.ts';
+import { managementCall, percentile } from './dev-api.ts';
+
+const FACTS = 2_000;
+const BATCH = 100;
+const CONNECTIONS = 32;
+
+const TEAMS = ['payments', 'search', 'billing', 'identity', 'storage', 'mobile', 'growth'];
+const PEOPLE = ['Ada', 'Grace', 'Linus', 'Barbara', 'Ken', 'Margaret', 'Dennis', 'Frances'];
+const CITIES = ['Lisbon', 'Berlin', 'Nairobi', 'Osaka', 'Toronto', 'Lima', 'Oslo'];
+function fact(i: number): string {
+  const who = PEOPLE[i % PEOPLE.length];
+  const team = TEAMS[Math.floor(i / PEOPLE.length) % TEAMS.length];
+  const city = CITIES[Math.floor(i / (PEOPLE.length * TEAMS.length)) % CITIES.length];
+  return `${who} reviews the ${team} roadmap from the ${city} office (note ${i})`;
+}
+
+interface Target {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+  auth: boolean;
+}
+
+interface Setup {
+  key: string;
+  targets: Target[];
+}
+
+const ms = (n: number) => n.toFixed(n < 10 ? 2 : 1);
+const ratio = (n: number) => `${n.toFixed(2)}×`;
+
+async function prepare(server: DevServer): Promise<Setup> {
+  const ctx = 'bench-edge';
+  await managementCall(server, 'POST', '/api/v1/contexts', { id: ctx });
+  const principal = (await managementCall(server, 'POST', '/api/v1/principals', {
+    kind: 'agent',
+    display_name: 'edge-bench',
+  })) as { id: string };
+  const issued = (await managementCall(server, 'POST', '/api/v1/keys', {
+    principal_id: principal.id,
+    context_id: ctx,
+    grants: { 'memory:read': ['*'], 'memory:write': ['*'], 'memory:forget': ['*'] },
+  })) as { key: string };
+  let firstId = '';
+  for (let start = 0; start < FACTS; start += BATCH) {
+    const facts = Array.from({ length: BATCH }, (_, j) => ({ content: fact(start + j) }));
+    const res = await fetch(`${server.url}/api/v1/${ctx}/facts/batch`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${issued.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ facts }),
+    });
+    if (res.status !== 201) throw new Error(`batch: ${res.status} ${await res.text()}`);
+    const body = (await res.json()) as { facts: { id: string }[] };
+    firstId ||= body.facts[0]?.id ?? '';
+  }
+  const query = (mode: string) => ({ query: 'who reviews the billing roadmap in Osaka', mode });
+  return {
+    key: issued.key,
+    targets: [
+      { name: 'GET /health', method: 'GET', path: '/health', auth: false },
+      { name: 'fact read', method: 'GET', path: `/api/v1/${ctx}/facts/${firstId}`, auth: true },
+      { name: 'fact list (50)', method: 'GET', path: `/api/v1/${ctx}/facts`, auth: true },
+      {
+        name: 'fact write',
+        method: 'POST',
+        path: `/api/v1/${ctx}/facts`,
+        body: { content: 'Ada moved to the Lima office.' },
+        auth: true,
+      },
+      {
+        name: 'bm25 query',
+        method: 'POST',
+        path: `/api/v1/${ctx}/query`,
+        body: query('bm25'),
+        auth: true,
+      },
+      {
+        name: 'hybrid query',
+        method: 'POST',
+        path: `/api/v1/${ctx}/query`,
+        body: query('hybrid'),
+        auth: true,
+      },
+    ],
+  };
+}
+
+function init(t: Target, key: string): RequestInit {
+  const headers: Record<string, string> = {};
+  if (t.auth) headers.authorization = `Bearer ${key}`;
+  if (t.body !== undefined) headers['content-type'] = 'application/json';
+  return {
+    method: t.method,
+    headers,
+    ...(t.body === undefined ? {} : { body: JSON.stringify(t.body) }),
+  };
+}
+
+async function timed(
+  server: DevServer,
+  t: Target,
+  key: string,
+): Promise<{ ms: number; calls: string }> {
+  const start = performance.now();
+  const res = await fetch(`${server.url}${t.path}`, init(t, key));
+  await res.arrayBuffer();
+  const elapsed = performance.now() - start;
+  if (res.status >= 300) throw new Error(`${t.name}: ${res.status}`);
+  return { ms: elapsed, calls: res.headers.get('x-bench-calls') ?? 'n/a' };
+}
+
+/** Rounds of every target in turn, so that machine load falls on all of them alike. */
+async function interleaved(server: DevServer, setup: Setup, targets: Target[], rounds: number) {
+  const samples = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  const calls = new Map<string, Set<string>>(targets.map((t) => [t.name, new Set()]));
+  for (let r = 0; r < rounds; r++) {
+    for (const t of targets) {
+      const { ms, calls: c } = await timed(server, t, setup.key);
+      samples.get(t.name)?.push(ms);
+      calls.get(t.name)?.add(c);
+    }
+  }
+  return { samples, calls };
+}
+
+async function load(
+  server: DevServer,
+  t: Target,
+  key: string,
+  seconds: number,
+): Promise<{ rps: number; non2xx: number; errors: number }> {
+  const options = init(t, key);
+  const result = await autocannon({
+    url: `${server.url}${t.path}`,
+    connections: CONNECTIONS,
+    duration: seconds,
+    method: t.method,
+    headers: (options.headers ?? {}) as Record<string, string>,
+    ...(typeof options.body === 'string' ? { body: options.body } : {}),
+  });
+  return { rps: result.requests.average, non2xx: result.non2xx, errors: result.errors };
+}
+
+function flag(flags: string[], name: string, fallback: number): number {
+  const raw = flags.find((f) => f.startsWith(`--${name}=`))?.split('=')[1];
+  const n = raw === undefined ? Number.NaN : Number(raw);
+  return Number.isFinite(n) && n > 0 ? n : fallback;
+}
+
+export async function runEdgeBench(flags: string[] = []): Promise<string> {
+  const rounds = flag(flags, 'rounds', 300);
+  const seconds = flag(flags, 'seconds', 10);
+  const vars = { RATE_LIMIT_PER_MINUTE: '100000000', MAX_IN_FLIGHT: '100000' };
+  const lines: string[] = [];
+
+  // (a) injected latency
+  const slow = await startDevServer({
+    vars: { ...vars, BENCH_INJECT_LATENCY: 'd1=60,object=10' },
+  });
+  try {
+    const setup = await prepare(slow);
+    const read = setup.targets.find((t) => t.name === 'fact read');
+    if (!read) throw new Error('no fact read target');
+    // A key the object has not seen: its first request reads D1 once, later ones never.
+    const principal = (await managementCall(slow, 'POST', '/api/v1/principals', {
+      kind: 'agent',
+      display_name: 'edge-bench-cold',
+    })) as { id: string };
+    const cold = (await managementCall(slow, 'POST', '/api/v1/keys', {
+      principal_id: principal.id,
+      context_id: 'bench-edge',
+      grants: { 'memory:read': ['*'] },
+    })) as { key: string };
+    const first = await timed(slow, read, cold.key);
+    const second = await timed(slow, read, cold.key);
+    const { samples, calls } = await interleaved(slow, setup, setup.targets, 40);
+    lines.push(
+      '### Injected latency: D1 +60 ms, Context object +10 ms',
+      '',
+      `\`npm run bench -- edge\`: \`wrangler dev\` with \`BENCH_INJECT_LATENCY=d1=60,object=10\`, ${FACTS.toLocaleString('en')} facts in one Context, 40 interleaved rounds per route. Calls per request come from the Worker's \`x-bench-calls\` header (D1 statements or batches, and Context-object calls, made by the Worker and by the object).`,
+      '',
+      '| route | calls per request | p50 ms | p95 ms |',
+      '|---|---|---|---|',
+      ...setup.targets.map((t) => {
+        const s = samples.get(t.name) ?? [];
+        return `| ${t.name} | ${[...(calls.get(t.name) ?? [])].join(', ')} | ${ms(percentile(s, 50))} | ${ms(percentile(s, 95))} |`;
+      }),
+      '',
+      `A key the object has not seen yet: its first fact read \`${first.calls}\` (${ms(first.ms)} ms), the next \`${second.calls}\` (${ms(second.ms)} ms).`,
+      '',
+    );
+    const loadTargets = setup.targets.filter((t) =>
+      ['GET /health', 'fact read', 'bm25 query', 'hybrid query'].includes(t.name),
+    );
+    const rows: string[] = [];
+    let health = 0;
+    for (const t of loadTargets) {
+      const r = await load(slow, t, setup.key, seconds);
+      if (t.name === 'GET /health') health = r.rps;
+      rows.push(
+        `| ${t.name} | ${r.rps.toFixed(0)} | ${health > 0 ? ratio(r.rps / health) : ''} | ${r.non2xx} | ${r.errors} |`,
+      );
+    }
+    lines.push(
+      `Under load (autocannon, ${CONNECTIONS} connections, ${seconds} s per route, same server):`,
+      '',
+      '| route | req/s | vs /health | non-2xx | errors |',
+      '|---|---|---|---|---|',
+      ...rows,
+      '',
+    );
+  } finally {
+    await slow.stop();
+  }
+
+  // (b) no injected latency: the done-when figures
+  const fast = await startDevServer({ vars });
+  try {
+    const setup = await prepare(fast);
+    const pick = (name: string) => {
+      const t = setup.targets.find((x) => x.name === name);
+      if (!t) throw new Error(`no target ${name}`);
+      return t;
+    };
+    const trio = [pick('GET /health'), pick('fact read'), pick('bm25 query')];
+    const { samples } = await interleaved(fast, setup, trio, rounds);
+    const p50 = (name: string) => percentile(samples.get(name) ?? [], 50);
+    const healthP50 = p50('GET /health');
+    lines.push(
+      '### No injected latency: the done-when figures',
+      '',
+      `${rounds} interleaved rounds under \`wrangler dev\`, ${FACTS.toLocaleString('en')} facts in the Context:`,
+      '',
+      '| route | p50 ms | p95 ms | p50 vs /health |',
+      '|---|---|---|---|',
+      ...trio.map((t) => {
+        const s = samples.get(t.name) ?? [];
+        return `| ${t.name} | ${ms(percentile(s, 50))} | ${ms(percentile(s, 95))} | ${ratio(p50(t.name) / healthP50)} |`;
+      }),
+      '',
+    );
+    const rows: string[] = [];
+    let health = 0;
+    for (const t of [pick('GET /health'), pick('fact read'), pick('hybrid query')]) {
+      const r = await load(fast, t, setup.key, seconds);
+      if (t.name === 'GET /health') health = r.rps;
+      rows.push(
+        `| ${t.name} | ${r.rps.toFixed(0)} | ${health > 0 ? ratio(r.rps / health) : ''} | ${r.non2xx} | ${r.errors} |`,
+      );
+    }
+    lines.push(
+      `Under load (autocannon, ${CONNECTIONS} connections, ${seconds} s per route):`,
+      '',
+      '| route | req/s | vs /health | non-2xx | errors |',
+      '|---|---|---|---|---|',
+      ...rows,
+    );
+  } finally {
+    await fast.stop();
+  }
+  return ['## Edge hot path (issue 12)', '', ...lines].join('\n');
+}
