@@ -16,3 +16,74 @@ export function words(text: string): string[] {
 export function contentWords(text: string): string[] {
   return words(text).filter((w) => !STOPWORDS.has(w));
 }
+
+/**
+ * Words a question is made of that say nothing about its answer: the stopwords above plus
+ * question, auxiliary and filler words ("would", "might", "much") and the bare letters left by a
+ * split contraction. Only the query side drops them; indexing keeps every word.
+ */
+export const QUERY_STOPWORDS = new Set([
+  ...STOPWORDS,
+  ...(
+    'am been being would could should might may must shall me my mine us him hers theirs ours ' +
+    'yours whom whose if just very really too ever any some much many more most get got go goes ' +
+    'going gone s t d m ll re ve kind sort thing things up out off'
+  ).split(' '),
+]);
+
+const CONTRACTIONS: [RegExp, string][] = [
+  [/\bwon't\b/g, 'will not'],
+  [/\bcan't\b/g, 'can not'],
+  [/\bshan't\b/g, 'shall not'],
+  [/n't\b/g, ' not'],
+  [/'m\b/g, ' am'],
+  [/'re\b/g, ' are'],
+  [/'ve\b/g, ' have'],
+  [/'ll\b/g, ' will'],
+  [/'d\b/g, ' would'],
+  // "Melanie's kids", "she's": a possessive or "is"; both leave just the name or pronoun.
+  [/'s\b/g, ''],
+  [/s'(?=\s|$)/g, 's'],
+];
+
+/**
+ * Lower-cased text with curly apostrophes straightened, contractions expanded ("didn't" ->
+ * "did not", "I'm" -> "I am") and possessives stripped ("Melanie's" -> "Melanie"), so neither
+ * leaves a stray "s" or "t" token behind.
+ */
+export function expandContractions(text: string): string {
+  let out = text.toLowerCase().replace(/[’‘`]/g, "'");
+  for (const [pattern, replacement] of CONTRACTIONS) out = out.replace(pattern, replacement);
+  return out;
+}
+
+const NUMBER_WORDS = (
+  'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen ' +
+  'sixteen seventeen eighteen nineteen twenty'
+).split(' ');
+const TENS = 'thirty forty fifty sixty seventy eighty ninety'.split(' ');
+
+/** The other spelling of a small number: "9" <-> "nine", "40" <-> "forty"; [] for anything else. */
+export function numberForms(word: string): string[] {
+  const small = NUMBER_WORDS.indexOf(word);
+  if (small >= 0) return [String(small)];
+  const tens = TENS.indexOf(word);
+  if (tens >= 0) return [String((tens + 3) * 10)];
+  if (!/^\d{1,2}$/.test(word)) return [];
+  const n = Number(word);
+  if (n <= 20) return [NUMBER_WORDS[n] ?? ''].filter(Boolean);
+  return n % 10 === 0 ? [TENS[n / 10 - 3] ?? ''].filter(Boolean) : [];
+}
+
+/**
+ * The words of a query worth matching: contractions and possessives resolved, query stopwords
+ * dropped, and small numbers in both spellings.
+ */
+export function queryWords(text: string): string[] {
+  const out: string[] = [];
+  for (const w of words(expandContractions(text))) {
+    if (QUERY_STOPWORDS.has(w)) continue;
+    out.push(w, ...numberForms(w));
+  }
+  return [...new Set(out)];
+}

@@ -1,3 +1,5 @@
+import { speakerOf } from '../retrieval/text-analysis.ts';
+
 /** Entity rows and item-entity edges, written at ingest and read by `hybrid_graph`. */
 export function linkEntities(sql: SqlStorage, seq: number, names: string[]): void {
   for (const name of names) {
@@ -55,4 +57,29 @@ export function entityIdsByName(sql: SqlStorage, names: string[]): number[] {
     )
     .toArray()
     .map((r) => r.id);
+}
+
+/**
+ * The speaker a chat turn answers: the nearest earlier turn of the same session spoken by someone
+ * else (by `position`, on the session index). Null when there is none or none has a prefix.
+ */
+export function addresseeOf(
+  sql: SqlStorage,
+  session: string,
+  position: number,
+  speaker: string,
+): string | null {
+  const rows = sql
+    .exec<{ content: string }>(
+      `SELECT content FROM items WHERE session_label = ? AND position < ?
+       ORDER BY position DESC LIMIT 6`,
+      session,
+      position,
+    )
+    .toArray();
+  for (const row of rows) {
+    const other = speakerOf(row.content);
+    if (other && other.name !== speaker) return other.name;
+  }
+  return null;
 }

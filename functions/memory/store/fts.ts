@@ -1,4 +1,4 @@
-import { contentWords } from '../retrieval/text.ts';
+import { queryWords } from '../retrieval/text.ts';
 
 /**
  * FTS5 rows share the item's `seq` as rowid. `terms` (resolved-date tokens) is null below the
@@ -21,11 +21,12 @@ export function ftsDelete(sql: SqlStorage, seq: number): void {
 }
 
 /**
- * A safe FTS5 MATCH expression from free text: each content word quoted (so no operator or
- * syntax error can come from user input) and OR-ed, letting bm25 rank by how many match.
+ * A safe FTS5 MATCH expression from free text: each query word (contractions and possessives
+ * resolved, question words dropped: retrieval/text.ts `queryWords`) quoted, so no operator or
+ * syntax error can come from user input, and OR-ed, letting bm25 rank by how many match.
  */
 export function ftsQuery(text: string, extra: string[] = []): string | null {
-  const terms = [...new Set([...contentWords(text), ...extra])].slice(0, 40);
+  const terms = [...new Set([...queryWords(text), ...extra])].slice(0, 40);
   if (terms.length === 0) return null;
   return terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(' OR ');
 }

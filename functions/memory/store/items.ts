@@ -1,7 +1,7 @@
-import { extractEntities } from '../retrieval/entities.ts';
+import { analyseContent, speakerOf } from '../retrieval/text-analysis.ts';
 import { contentTimeTerms } from '../retrieval/time-terms.ts';
 import { lensMatches } from '../scopes/lens.ts';
-import { linkEntities, unlinkEntities } from './entities.ts';
+import { addresseeOf, linkEntities, unlinkEntities } from './entities.ts';
 import { ftsDelete, ftsInsert } from './fts.ts';
 import { newId } from './ids.ts';
 import { hasConversation } from './validity.ts';
@@ -98,14 +98,21 @@ export function insertItems(
             now,
           )
           .one();
+    // "your" in a chat turn is whoever spoke last in its session (read from the rows before it).
+    const speaker = conversation && session !== null ? speakerOf(item.content) : null;
+    const addressee =
+      speaker && position !== null ? addresseeOf(sql, session ?? '', position, speaker.name) : null;
+    const analysis = analyseContent(item.content, addressee);
     ftsInsert(
       sql,
       row.seq,
       item.content,
-      conversation ? contentTimeTerms(item.content, validFrom).join(' ') : null,
+      conversation
+        ? [...contentTimeTerms(item.content, validFrom), ...analysis.terms].join(' ')
+        : null,
     );
     if (item.vector) insertVector(sql, vectors, row.seq, item.vector, item.scopes, item.kind);
-    linkEntities(sql, row.seq, item.entities ?? extractEntities(item.content));
+    linkEntities(sql, row.seq, item.entities ?? analysis.entities);
     records.push({
       id,
       kind: item.kind,

@@ -1,4 +1,3 @@
-import { extractEntities } from '../retrieval/entities.ts';
 import { fuseScores, normalise, weightsFor, type Scored } from '../retrieval/fusion.ts';
 import { withConversation } from '../retrieval/conversation.ts';
 import { gatedWeights, lexicalCoverage } from '../retrieval/lexical-gate.ts';
@@ -6,7 +5,7 @@ import { LOCAL_MODEL_ID } from '../retrieval/local-embeddings.ts';
 import { personalisedPageRank } from '../retrieval/ppr.ts';
 import { expansionTerms } from '../retrieval/prf.ts';
 import { synonymTerms } from '../retrieval/synonyms.ts';
-import { contentWords } from '../retrieval/text.ts';
+import { analyseQuery, type QueryAnalysis } from '../retrieval/text-analysis.ts';
 import { queryTimeTerms } from '../retrieval/time-terms.ts';
 import { lensMatches } from '../scopes/lens.ts';
 import { entitiesOf, entityIdsByName, itemsOfEntity } from './entities.ts';
@@ -158,7 +157,7 @@ function prfRanked(
  */
 function graphRanked(
   sql: SqlStorage,
-  req: SearchRequest,
+  query: QueryAnalysis,
   fused: Scored[],
   accept: Accept,
   read: Probe,
@@ -175,7 +174,7 @@ function graphRanked(
     // Node specificity (HippoRAG): a name on few items says more than one on many.
     seeds.set(id, (seeds.get(id) ?? 0) + weight / Math.sqrt(items.length));
   };
-  const names = [...extractEntities(req.text), ...contentWords(req.text)];
+  const names = [...query.entities, ...query.words];
   for (const id of entityIdsByName(sql, names)) seed(id, 1);
   const top = fused.slice(0, GRAPH_SEED_HITS);
   const best = top[0]?.score ?? 0;
@@ -264,8 +263,10 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
   if (req.mode === 'vector') return hydrate(sql, vectorRanked(sql, cache, req, accept, k));
   const conversation = hasConversation(sql);
   const read = probe(sql, conversation);
-  // Date tokens of the periods the question names; they match the FTS `terms` column.
-  const dates = conversation ? queryTimeTerms(req.text) : [];
+  // Lemmas of the question's words, and date tokens of the periods it names (they match the
+  // FTS `terms` column).
+  const query = analyseQuery(req.text);
+  const dates = [...query.words, ...(conversation ? queryTimeTerms(req.text) : [])];
   if (req.mode === 'bm25') return hydrate(sql, bm25Ranked(sql, req.text, dates, accept, read, k));
   const modelId = req.vector?.modelId ?? null;
   const depth = Math.max(k * 3, 30);
@@ -301,7 +302,7 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
     }));
   }
   const first = fuseScores(arms, weights);
-  const graph = graphRanked(sql, req, first, accept, read, depth);
+  const graph = graphRanked(sql, query, first, accept, read, depth);
   const fused = fuseScores([...arms, { arm: 'graph' as const, list: graph }], weights);
   const ranked = conversationRanked(sql, fused, accept, read, weights);
   const graphRanks = rankMap(graph);

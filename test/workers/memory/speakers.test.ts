@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { call, json, setup } from './helpers.ts';
+
+interface Hit {
+  id: string;
+  content: string;
+}
+
+async function writeTurns(
+  ctx: string,
+  key: string,
+  session: string,
+  turns: string[],
+): Promise<Hit[]> {
+  const res = await call('POST', `/api/v1/${ctx}/facts/batch`, {
+    key,
+    body: {
+      facts: turns.map((content, position) => ({
+        content,
+        session,
+        position,
+        valid_from: `2023-05-0${position + 1}T18:00:00Z`,
+      })),
+    },
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return (await json<{ facts: Hit[] }>(res)).facts;
+}
+
+async function ask(ctx: string, key: string, query: string, mode: string): Promise<Hit[]> {
+  const res = await call('POST', `/api/v1/${ctx}/query`, { key, body: { query, mode, k: 5 } });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return (await json<{ results: Hit[] }>(res)).results;
+}
+
+/** Small talk in another session, so that bm25's word rarity means something. */
+const SMALL_TALK = [
+  'Tobias: Morning! Coffee first, then emails.',
+  'Maya: The weather is lovely today.',
+  'Tobias: Did you watch the match last night?',
+  'Maya: Traffic on the bridge was terrible again.',
+  'Tobias: Lunch was a sad sandwich at the desk.',
+  'Maya: The cat knocked a glass off the table.',
+  'Tobias: Reading a long novel about sailors.',
+  'Maya: Ordered new running shoes, they are bright orange.',
+];
+
+async function context(): Promise<{ ctx: string; key: string }> {
+  const { ctx, key } = await setup();
+  await writeTurns(ctx, key, 's0', SMALL_TALK);
+  return { ctx, key };
+}
+
+describe('speaker names and question analysis in retrieval', () => {
+  it('a first-person turn answers a question about its speaker before a turn that names them', async () => {
+    const { ctx, key } = await context();
+    const [, own] = await writeTurns(ctx, key, 's1', [
+      'Melanie: Caroline keeps telling everyone about the support group.',
+      'Caroline: I went to the support group on Tuesday, it was so powerful.',
+      'Melanie: The group chat has been quiet all week.',
+    ]);
+    // bm25 is where the speaker's name acts (an index term of the first-person turn); without it
+    // the shorter turn that merely names Caroline ranks first. The fused modes also weigh
+    // thesaurus and graph arms, for which both turns are about Caroline and the support group.
+    const hits = await ask(ctx, key, 'When did Caroline go to the support group?', 'bm25');
+    expect(hits[0]?.id).toBe(own?.id);
+  });
+
+  it('"your" in a reply is the previous speaker, so a possessive question finds it', async () => {
+    const { ctx, key } = await context();
+    const [, reply] = await writeTurns(ctx, key, 's1', [
+      'Caroline: The twins started at the new school this week.',
+      'Melanie: How are your kids finding the teachers at the new school so far?',
+      'Melanie: My kids are finding the teachers strict.',
+    ]);
+    const hits = await ask(ctx, key, "How are Caroline's kids finding the teachers?", 'bm25');
+    expect(hits[0]?.id).toBe(reply?.id);
+  });
+
+  it('a past-tense turn matches the base form of the verb in the question', async () => {
+    const { ctx, key } = await context();
+    const [bought] = await writeTurns(ctx, key, 's1', [
+      'Maya: I bought a second-hand piano from the neighbours.',
+      'Tobias: The piano at the community hall is out of tune.',
+    ]);
+    const hits = await ask(ctx, key, 'What did Maya buy?', 'bm25');
+    expect(hits[0]?.id).toBe(bought?.id);
+  });
+});
