@@ -95,9 +95,9 @@ function insertItemRows(
 }
 
 /**
- * Inserts items of any kind into the items table and every index (FTS5, vectors, entities): the
- * per-item work (ids, date terms, entity names) first, then one bulk statement per table (see
- * json-batches.ts). Call inside a transaction for all-or-nothing batches.
+ * Inserts items of any kind into the items table and every index (FTS5, vectors, entities) with
+ * one bulk statement per table for the whole batch (json-batches.ts): the items first, for their
+ * `seq`s, then each index. Call inside a transaction for all-or-nothing batches.
  */
 export function insertItems(
   sql: SqlStorage,
