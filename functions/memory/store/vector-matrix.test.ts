@@ -38,8 +38,10 @@ describe('VectorMatrix', () => {
     const next = random(7);
     const vector = (dims: number) => {
       const v = new Float32Array(dims);
-      // Coarse values make equal scores common, so the seq tie-break is exercised.
-      for (let i = 0; i < dims; i++) v[i] = Math.round(next() * 4 - 2) / 2;
+      // Half the rows mostly zeros (stored sparse), half dense; coarse values make equal scores
+      // common, so the seq tie-break is exercised.
+      const zeros = next() < 0.5 ? 0.85 : 0.1;
+      for (let i = 0; i < dims; i++) v[i] = next() < zeros ? 0 : Math.round(next() * 4 - 2) / 2;
       return v;
     };
     const matrix = new VectorMatrix();
@@ -82,6 +84,23 @@ describe('VectorMatrix', () => {
           );
         }
       }
+    }
+  });
+
+  it('scores a sparse row as the dense loop does, also for a query with a non-finite value', () => {
+    const row = new Float32Array(32);
+    row[3] = 0.5;
+    row[17] = -0.25;
+    const matrix = new VectorMatrix();
+    matrix.set(1, row, [], 'fact', false);
+    const queries = [
+      Float32Array.from({ length: 32 }, (_, i) => (i % 5) - 2),
+      Float32Array.from({ length: 32 }, (_, i) => (i === 8 ? Infinity : 1)),
+      Float32Array.from({ length: 10 }, () => 1),
+    ];
+    for (const query of queries) {
+      const [hit] = matrix.search(query, 1, () => true);
+      expect(Object.is(hit?.score, cosine(query, row))).toBe(true);
     }
   });
 

@@ -2,6 +2,13 @@
  * One embedding model's vectors packed row after row in a single Float32Array, with what a vector
  * search filters on (scopes, kind, closed) in arrays beside it. A scan is one tight loop over
  * contiguous memory: no per-row object, Map entry or BLOB decode at query time.
+ *
+ * A row that is mostly zeros (hashed n-gram embeddings such as `local-hash-v1` fill about a fifth
+ * of their dimensions) is stored sparse in the same slot: its non-zero values first, their
+ * indices in a parallel Uint16Array. Its dot product skips only terms whose row value is zero,
+ * which add nothing to a finite sum (x + 0 = x, and a sum that starts at +0 never becomes -0),
+ * so scores are bit for bit those of the dense loop; a query with a non-finite value, where
+ * 0 × Infinity would matter, takes the dense walk.
  */
 
 export type VectorFilter = (scopes: string[], kind: string, closed: boolean) => boolean;
@@ -62,10 +69,59 @@ function dotAt(query: Float32Array, data: Float32Array, base: number, dims: numb
   return dot;
 }
 
+/** The same sum for a sparse row: its non-zero terms, in ascending index order. */
+function sparseDotAt(
+  query: Float32Array,
+  data: Float32Array,
+  index: Uint16Array,
+  base: number,
+  nonZero: number,
+): number {
+  const n = query.length;
+  let dot = 0;
+  for (let j = base; j < base + nonZero; j++) {
+    const i = index[j] as number;
+    if (i >= n) break;
+    dot += (query[i] as number) * (data[j] as number);
+  }
+  return dot;
+}
+
+/** A sparse row summed over every index up to the shorter length, zeros included (dense order). */
+function sparseDenseDotAt(
+  query: Float32Array,
+  data: Float32Array,
+  index: Uint16Array,
+  base: number,
+  nonZero: number,
+  dims: number,
+): number {
+  const n = Math.min(query.length, dims);
+  let dot = 0;
+  let j = base;
+  for (let i = 0; i < n; i++) {
+    const value = j < base + nonZero && index[j] === i ? (data[j++] as number) : 0;
+    dot += (query[i] as number) * value;
+  }
+  return dot;
+}
+
+function allFinite(values: Float32Array): boolean {
+  for (const v of values) if (!Number.isFinite(v)) return false;
+  return true;
+}
+
+/** Rows with at most this share of non-zero values are stored sparse. */
+const SPARSE_SHARE = 0.5;
+
 export class VectorMatrix {
   /** Dimensions of every packed row (fixed by the first vector stored). */
   private dims = 0;
   private data = new Float32Array(0);
+  /** Per sparse row, the indices of its values (same offsets as `data`); unused for dense rows. */
+  private index = new Uint16Array(0);
+  /** Per row: how many values a sparse row stores, or -1 for a dense row. */
+  private readonly nonZero: number[] = [];
   private readonly seqs: number[] = [];
   private readonly scopes: string[][] = [];
   private readonly kinds: string[] = [];
@@ -99,11 +155,30 @@ export class VectorMatrix {
     }
     const row = this.seqs.length;
     if ((row + 1) * this.dims > this.data.length) {
-      const grown = new Float32Array(Math.max(256, row * 2) * this.dims);
+      const rows = Math.max(256, row * 2);
+      const grown = new Float32Array(rows * this.dims);
       grown.set(this.data);
       this.data = grown;
+      const index = new Uint16Array(rows * this.dims);
+      index.set(this.index);
+      this.index = index;
     }
-    this.data.set(values, row * this.dims);
+    const base = row * this.dims;
+    let count = 0;
+    for (const v of values) if (v !== 0) count++;
+    // Indices must fit a Uint16Array; wider vectors stay dense.
+    if (count <= SPARSE_SHARE * this.dims && this.dims <= 65_536) {
+      let j = base;
+      values.forEach((v, i) => {
+        if (v === 0) return;
+        this.data[j] = v;
+        this.index[j++] = i;
+      });
+      this.nonZero.push(count);
+    } else {
+      this.data.set(values, base);
+      this.nonZero.push(-1);
+    }
     this.seqs.push(seq);
     this.scopes.push(shared);
     this.kinds.push(kind);
@@ -128,6 +203,8 @@ export class VectorMatrix {
     if (row !== last) {
       const moved = this.seqs[last] as number;
       this.data.copyWithin(row * this.dims, last * this.dims, (last + 1) * this.dims);
+      this.index.copyWithin(row * this.dims, last * this.dims, (last + 1) * this.dims);
+      this.nonZero[row] = this.nonZero[last] as number;
       this.seqs[row] = moved;
       this.scopes[row] = this.scopes[last] as string[];
       this.kinds[row] = this.kinds[last] as string;
@@ -135,6 +212,7 @@ export class VectorMatrix {
       this.rowOf.set(moved, row);
     }
     this.seqs.pop();
+    this.nonZero.pop();
     this.scopes.pop();
     this.kinds.pop();
     this.closed.pop();
@@ -162,10 +240,19 @@ export class VectorMatrix {
       return yes;
     };
     const top = new TopK(limit);
-    const { data, dims, seqs, scopes, kinds, closed } = this;
+    const { data, index, nonZero, dims, seqs, scopes, kinds, closed } = this;
+    const finite = allFinite(query);
     for (let row = 0; row < seqs.length; row++) {
       if (!admits(scopes[row] as string[], kinds[row] as string, closed[row] as boolean)) continue;
-      top.offer(seqs[row] as number, dotAt(query, data, row * dims, dims));
+      const base = row * dims;
+      const count = nonZero[row] as number;
+      const score =
+        count < 0
+          ? dotAt(query, data, base, dims)
+          : finite
+            ? sparseDotAt(query, data, index, base, count)
+            : sparseDenseDotAt(query, data, index, base, count, dims);
+      top.offer(seqs[row] as number, score);
     }
     for (const [seq, odd] of this.odd) {
       if (!admits(odd.scopes, odd.kind, odd.closed)) continue;
