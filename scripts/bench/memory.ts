@@ -329,6 +329,9 @@ export async function runMemoryBench(): Promise<string> {
       '|---|---|---|---|---|',
       ...recallRows,
     );
+  } catch (err) {
+    // A failed request says little on its own; wrangler's output says why the server went away.
+    throw new Error(`memory bench failed: ${String(err)}\n${server.log()}`, { cause: err });
   } finally {
     await server.stop();
   }
