@@ -5,6 +5,9 @@
 //   (a) batch ingest, facts/s (batches of 100);
 //   (b) query latency p50/p95 per mode at 1,000 and 10,000 facts in one Context;
 //   (c) recall@5 and @10 per mode on the labelled set in test/fixtures/retrieval/.
+// Then (d) the same ingest and queries at 10,000 facts on the store's own code in this process
+// (store-in-process.ts: the functions the object runs, over node:sqlite) against Orama, where
+// neither side pays for HTTP, auth or RPC.
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { create, insertMultiple, search, type AnyOrama } from '@orama/orama';
@@ -12,6 +15,7 @@ import { embedLocal } from '../../functions/memory/retrieval/local-embeddings.ts
 import type { RetrievalSet } from '../../test/fixtures/retrieval/generate.ts';
 import { startDevServer, type DevServer } from '../../test/support/wrangler-dev.ts';
 import { managementCall, percentile } from './dev-api.ts';
+import { inProcessStore } from './store-in-process.ts';
 
 const MODES = ['vector', 'bm25', 'hybrid', 'hybrid_graph'] as const;
 type Mode = (typeof MODES)[number];
@@ -154,6 +158,43 @@ function recall(ranked: string[][], k: number): number {
   return sum / set.questions.length;
 }
 
+/** (d): ingest rate and query p50/p95 per mode at 10,000 facts, both engines in this process. */
+async function inProcessRows(corpus: string[]): Promise<string[]> {
+  const ours = inProcessStore();
+  const db = oramaDb();
+  const oursMs = ours.ingest(corpus, BATCH);
+  const peerMs = await oramaInsert(
+    db,
+    corpus.map((content, i) => ({ ref: String(i), content })),
+  );
+  const rate = (ms: number) => Math.round((corpus.length / ms) * 1000);
+  const rows = [
+    `| batch ingest, facts/s (batches of ${BATCH}) | ${rate(oursMs).toLocaleString('en')} | ${rate(peerMs).toLocaleString('en')} | ${(rate(oursMs) / rate(peerMs)).toFixed(2)}× |`,
+  ];
+  for (const mode of MODES) {
+    const samples: number[] = [];
+    for (const q of set.questions) {
+      const t = performance.now();
+      ours.query(q.question, mode, 10);
+      samples.push(performance.now() - t);
+    }
+    const peerMode = ORAMA_MODES[mode];
+    const peer: number[] = [];
+    if (peerMode) {
+      for (const q of set.questions) {
+        const t = performance.now();
+        await oramaQuery(db, q.question, peerMode, 10);
+        peer.push(performance.now() - t);
+      }
+    }
+    const p = (xs: number[], n: number) => ms(percentile(xs, n));
+    rows.push(
+      `| ${mode} query, ms p50 / p95 | ${p(samples, 50)} / ${p(samples, 95)} | ${peerMode ? `${p(peer, 50)} / ${p(peer, 95)}` : 'n/a'} | ${peerMode ? `${(percentile(samples, 50) / percentile(peer, 50)).toFixed(2)}×` : 'n/a'} |`,
+    );
+  }
+  return rows;
+}
+
 export async function runMemoryBench(): Promise<string> {
   const server = await startDevServer({
     vars: { RATE_LIMIT_PER_MINUTE: '100000000', MAX_IN_FLIGHT: '100000' },
@@ -241,6 +282,8 @@ export async function runMemoryBench(): Promise<string> {
       }
     }
 
+    const inProcess = await inProcessRows(corpus);
+
     lines.push(
       '## Memory service',
       '',
@@ -267,6 +310,17 @@ export async function runMemoryBench(): Promise<string> {
       `storage): p50 ${ms(percentile(floor, 50))} ms, p95 ${ms(percentile(floor, 95))} ms. Every API query also does a D1 key lookup,`,
       'a D1 rate-limit upsert, a D1 Context lookup and one Durable Object RPC.',
       '',
+      `### In process at ${MAX_SIZE.toLocaleString('en')} facts: the store's own code against Orama`,
+      '',
+      "The functions the Context's object runs for `POST /facts/batch` (the Worker's embedding, then",
+      '`insertItems` in one transaction) and for `POST /query` (query embedding, then `plannedSearch`),',
+      'over an in-memory `node:sqlite` database (FTS5, the same schema migrations) in the same Node',
+      'process as Orama, on the same corpus, vectors and queries: no HTTP, auth or RPC on either side.',
+      '',
+      '| measure | ours | Orama | ours / Orama |',
+      '|---|---|---|---|',
+      ...inProcess,
+      '',
       `### Recall on the labelled set (${set.facts.length} facts, ${set.questions.length} questions with gold fact ids; \`test/fixtures/retrieval/\`)`,
       '',
       'Recall@k: the mean over questions of the share of gold facts in the top k (multi-hop questions have three).',
@@ -275,6 +329,9 @@ export async function runMemoryBench(): Promise<string> {
       '|---|---|---|---|---|',
       ...recallRows,
     );
+  } catch (err) {
+    // A failed request says little on its own; wrangler's output says why the server went away.
+    throw new Error(`memory bench failed: ${String(err)}\n${server.log()}`, { cause: err });
   } finally {
     await server.stop();
   }

@@ -1,20 +1,29 @@
 import { speakerOf } from '../retrieval/text-analysis.ts';
+import { jsonBatches } from './json-batches.ts';
 
 /** Entity rows and item-entity edges, written at ingest and read by `hybrid_graph`. */
-export function linkEntities(sql: SqlStorage, seq: number, names: string[]): void {
-  for (const name of names) {
-    const row = sql
-      .exec<{ id: number }>(
-        `INSERT INTO entities (name, display) VALUES (?, ?)
-         ON CONFLICT (name) DO UPDATE SET display = entities.display RETURNING id`,
-        name.toLowerCase(),
-        name,
-      )
-      .one();
+
+/**
+ * Links a batch of items to their entities in two statements per JSON chunk. Entities are created
+ * in the order they are met (item by item, name by name), and a name met twice keeps its first
+ * display: the same rows and ids as upserting them one at a time.
+ */
+export function linkEntities(
+  sql: SqlStorage,
+  links: readonly { seq: number; names: readonly string[] }[],
+): void {
+  const pairs = links.flatMap((l) => l.names.map((name) => [l.seq, name.toLowerCase(), name]));
+  for (const batch of jsonBatches(pairs)) {
     sql.exec(
-      'INSERT OR IGNORE INTO item_entities (item_seq, entity_id) VALUES (?, ?)',
-      seq,
-      row.id,
+      `INSERT INTO entities (name, display)
+       SELECT value ->> 1, value ->> 2 FROM json_each(?) WHERE true
+       ON CONFLICT (name) DO NOTHING`,
+      batch,
+    );
+    sql.exec(
+      `INSERT OR IGNORE INTO item_entities (item_seq, entity_id)
+       SELECT j.value ->> 0, e.id FROM json_each(?) j JOIN entities e ON e.name = j.value ->> 1`,
+      batch,
     );
   }
 }

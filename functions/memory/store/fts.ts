@@ -1,19 +1,32 @@
 import { queryWords } from '../retrieval/text.ts';
+import { jsonBatches } from './json-batches.ts';
 
 /**
  * FTS5 rows share the item's `seq` as rowid. `terms` (resolved-date tokens) is null below the
  * conversation-time schema step, whose index has only the `content` column.
  */
-export function ftsInsert(
-  sql: SqlStorage,
-  seq: number,
-  content: string,
-  terms: string | null,
-): void {
-  if (terms === null)
-    sql.exec('INSERT INTO items_fts (rowid, content) VALUES (?, ?)', seq, content);
-  else
-    sql.exec('INSERT INTO items_fts (rowid, content, terms) VALUES (?, ?, ?)', seq, content, terms);
+export interface FtsRow {
+  seq: number;
+  content: string;
+  terms: string | null;
+}
+
+/** Indexes a batch of items: one statement per JSON chunk (json-batches.ts), rows in order. */
+export function ftsInsert(sql: SqlStorage, rows: readonly FtsRow[], withTerms: boolean): void {
+  if (withTerms) {
+    for (const batch of jsonBatches(rows.map((r) => [r.seq, r.content, r.terms])))
+      sql.exec(
+        `INSERT INTO items_fts (rowid, content, terms)
+         SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?)`,
+        batch,
+      );
+  } else {
+    for (const batch of jsonBatches(rows.map((r) => [r.seq, r.content])))
+      sql.exec(
+        `INSERT INTO items_fts (rowid, content) SELECT value ->> 0, value ->> 1 FROM json_each(?)`,
+        batch,
+      );
+  }
 }
 
 export function ftsDelete(sql: SqlStorage, seq: number): void {

@@ -2,12 +2,13 @@ import { analyseContent, speakerOf } from '../retrieval/text-analysis.ts';
 import { contentTimeTerms } from '../retrieval/time-terms.ts';
 import { lensMatches } from '../scopes/lens.ts';
 import { addresseeOf, linkEntities, unlinkEntities } from './entities.ts';
-import { ftsDelete, ftsInsert } from './fts.ts';
-import { newId } from './ids.ts';
+import { ftsDelete, ftsInsert, type FtsRow } from './fts.ts';
+import { newId, newIds } from './ids.ts';
+import { jsonBatches } from './json-batches.ts';
 import { hasConversation } from './validity.ts';
 import type { ItemKind, ItemRecord, JsonObject, NewItem } from './types.ts';
 import type { VectorCache } from './vectors.ts';
-import { deleteVector, insertVector } from './vectors.ts';
+import { deleteVector, insertVectors, type NewVectorRow } from './vectors.ts';
 
 export interface ItemRow {
   seq: number;
@@ -45,9 +46,58 @@ export function toRecord(row: ItemRow): ItemRecord {
   };
 }
 
+/** Items of a batch as the bulk `INSERT ... SELECT FROM json_each(?)` reads them. */
+function itemRows(
+  items: readonly NewItem[],
+  ids: readonly string[],
+  now: string,
+  conversation: boolean,
+): unknown[] {
+  return items.map((item, i) => {
+    const row: (string | number | null | undefined)[] = [
+      ids[i],
+      item.kind,
+      item.content,
+      JSON.stringify(item.scopes),
+      item.metadata === null ? null : JSON.stringify(item.metadata),
+      item.sessionId,
+      item.sourceId,
+      now,
+    ];
+    if (conversation) row.push(item.validFrom ?? now, item.session ?? null, item.position ?? null);
+    return row;
+  });
+}
+
+/** Inserts the rows in order and returns each id's new `seq`. */
+function insertItemRows(
+  sql: SqlStorage,
+  rows: unknown[],
+  conversation: boolean,
+): Map<string, number> {
+  // Below the conversation-time step the table lacks `valid_from`, `session_label`, `position`.
+  const query = conversation
+    ? `INSERT INTO items (id, kind, content, scopes, metadata, session_id, source_id, created_at,
+                          valid_from, session_label, position)
+       SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5,
+              value ->> 6, value ->> 7, value ->> 8, value ->> 9, value ->> 10
+         FROM json_each(?) RETURNING seq, id`
+    : `INSERT INTO items (id, kind, content, scopes, metadata, session_id, source_id, created_at)
+       SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5,
+              value ->> 6, value ->> 7
+         FROM json_each(?) RETURNING seq, id`;
+  const seqs = new Map<string, number>();
+  for (const batch of jsonBatches(rows)) {
+    for (const row of sql.exec<{ seq: number; id: string }>(query, batch))
+      seqs.set(row.id, row.seq);
+  }
+  return seqs;
+}
+
 /**
- * Inserts items of any kind into the items table and every index (FTS5, vectors, entities).
- * Call inside a transaction for all-or-nothing batches.
+ * Inserts items of any kind into the items table and every index (FTS5, vectors, entities) with
+ * one bulk statement per table for the whole batch (json-batches.ts): the items first, for their
+ * `seq`s, then each index. Call inside a transaction for all-or-nothing batches.
  */
 export function insertItems(
   sql: SqlStorage,
@@ -55,65 +105,42 @@ export function insertItems(
   items: NewItem[],
   now: string,
 ): ItemRecord[] {
-  const records: ItemRecord[] = [];
+  if (items.length === 0) return [];
   // Below the conversation-time step the table has neither the columns nor the FTS `terms`.
   const conversation = hasConversation(sql);
-  for (const item of items) {
-    const id = newId(item.kind);
-    const scopes = JSON.stringify(item.scopes);
-    const metadata = item.metadata === null ? null : JSON.stringify(item.metadata);
+  const ids = newIds(items[0]?.kind ?? 'item', items.length);
+  // Ids carry the kind as prefix; a mixed batch (not written today) gets one id per kind.
+  items.forEach((item, i) => {
+    if (item.kind !== items[0]?.kind) ids[i] = newId(item.kind);
+  });
+  const seqOf = insertItemRows(sql, itemRows(items, ids, now, conversation), conversation);
+  const fts: FtsRow[] = [];
+  const vectorRows: NewVectorRow[] = [];
+  const links: { seq: number; names: string[] }[] = [];
+  const records: ItemRecord[] = items.map((item, i) => {
+    const id = ids[i] ?? '';
+    const seq = seqOf.get(id);
+    if (seq === undefined) throw new Error(`insertItems: no seq came back for ${id}`);
     const validFrom = item.validFrom ?? now;
     const session = item.session ?? null;
     const position = item.position ?? null;
-    const row = conversation
-      ? sql
-          .exec<{ seq: number }>(
-            `INSERT INTO items (id, kind, content, scopes, metadata, session_id, source_id, created_at,
-                                valid_from, session_label, position)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
-            id,
-            item.kind,
-            item.content,
-            scopes,
-            metadata,
-            item.sessionId,
-            item.sourceId,
-            now,
-            validFrom,
-            session,
-            position,
-          )
-          .one()
-      : sql
-          .exec<{ seq: number }>(
-            `INSERT INTO items (id, kind, content, scopes, metadata, session_id, source_id, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
-            id,
-            item.kind,
-            item.content,
-            scopes,
-            metadata,
-            item.sessionId,
-            item.sourceId,
-            now,
-          )
-          .one();
-    // "your" in a chat turn is whoever spoke last in its session (read from the rows before it).
+    // "your" in a chat turn is whoever spoke last in its session. Every row of the batch is
+    // already inserted, so the turns before this one in the same batch count too.
     const speaker = conversation && session !== null ? speakerOf(item.content) : null;
     const addressee =
       speaker && position !== null ? addresseeOf(sql, session ?? '', position, speaker.name) : null;
     const analysis = analyseContent(item.content, addressee);
-    ftsInsert(
-      sql,
-      row.seq,
-      item.content,
-      conversation
+    fts.push({
+      seq,
+      content: item.content,
+      terms: conversation
         ? [...contentTimeTerms(item.content, validFrom), ...analysis.terms].join(' ')
         : null,
-    );
-    if (item.vector) insertVector(sql, vectors, row.seq, item.vector, item.scopes, item.kind);
-    linkEntities(sql, row.seq, item.entities ?? analysis.entities);
-    records.push({
+    });
+    if (item.vector)
+      vectorRows.push({ seq, vector: item.vector, scopes: item.scopes, kind: item.kind });
+    links.push({ seq, names: item.entities ?? analysis.entities });
+    return {
       id,
       kind: item.kind,
       content: item.content,
@@ -124,10 +151,13 @@ export function insertItems(
       created_at: now,
       valid_from: conversation ? validFrom : now,
       valid_until: null,
-      session: conversation ? session : null,
-      position: conversation ? position : null,
-    });
-  }
+      session: conversation ? (item.session ?? null) : null,
+      position: conversation ? (item.position ?? null) : null,
+    };
+  });
+  ftsInsert(sql, fts, conversation);
+  insertVectors(sql, vectors, vectorRows);
+  linkEntities(sql, links);
   return records;
 }
 

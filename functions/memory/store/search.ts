@@ -48,7 +48,33 @@ interface Probed {
 }
 
 /** What a list needs of an item to filter, expand and feed back, read by `seq` (memoised). */
-type Probe = (seq: number) => Probed | null;
+interface Probe {
+  (seq: number): Probed | null;
+  /** Reads the not yet memoised of `seqs` in one statement (a page of hits before filtering). */
+  prefetch(seqs: readonly number[]): void;
+}
+
+interface ProbedRow {
+  seq: number;
+  scopes: string;
+  kind: string;
+  content: string;
+  closed: number;
+  session_label: string | null;
+  position: number | null;
+  [column: string]: SqlStorageValue;
+}
+
+function probed(row: ProbedRow): Probed {
+  return {
+    scopes: JSON.parse(row.scopes) as string[],
+    kind: row.kind,
+    closed: row.closed === 1,
+    session: row.session_label,
+    position: row.position,
+    content: row.content,
+  };
+}
 
 function probe(sql: SqlStorage, conversation: boolean): Probe {
   // `valid_until` exists from schema V2 on; below it nothing can be closed.
@@ -56,40 +82,35 @@ function probe(sql: SqlStorage, conversation: boolean): Probe {
   const place = conversation
     ? 'session_label, position'
     : 'NULL AS session_label, NULL AS position';
-  const query = `SELECT scopes, kind, content, ${closed} AS closed, ${place} FROM items WHERE seq = ?`;
+  const columns = `seq, scopes, kind, content, ${closed} AS closed, ${place}`;
+  const one = `SELECT ${columns} FROM items WHERE seq = ?`;
+  const many = `SELECT ${columns} FROM items WHERE seq IN (SELECT value FROM json_each(?))`;
   const memo = new Map<number, Probed | null>();
-  return (seq) => {
+  const read = (seq: number): Probed | null => {
     const known = memo.get(seq);
     if (known !== undefined) return known;
-    const row = sql
-      .exec<{
-        scopes: string;
-        kind: string;
-        content: string;
-        closed: number;
-        session_label: string | null;
-        position: number | null;
-      }>(query, seq)
-      .toArray()[0];
-    const out = row
-      ? {
-          scopes: JSON.parse(row.scopes) as string[],
-          kind: row.kind,
-          closed: row.closed === 1,
-          session: row.session_label,
-          position: row.position,
-          content: row.content,
-        }
-      : null;
+    const row = sql.exec<ProbedRow>(one, seq).toArray()[0];
+    const out = row ? probed(row) : null;
     memo.set(seq, out);
     return out;
   };
+  read.prefetch = (seqs: readonly number[]): void => {
+    const wanted = [...new Set(seqs.filter((seq) => !memo.has(seq)))];
+    if (wanted.length < 2) return;
+    for (const seq of wanted) memo.set(seq, null);
+    for (const row of sql.exec<ProbedRow>(many, JSON.stringify(wanted)))
+      memo.set(row.seq, probed(row));
+  };
+  return read;
 }
 
 function admitted(read: Probe, accept: Accept, seq: number): Probed | null {
   const item = read(seq);
   return item && accept(item.scopes, item.kind, item.closed) ? item : null;
 }
+
+/** FTS hits are filtered a page at a time: one read of the page's items, then hit by hit. */
+const PROBE_PAGE = 64;
 
 function bm25Ranked(
   sql: SqlStorage,
@@ -101,11 +122,25 @@ function bm25Ranked(
 ): Scored[] {
   const out: Scored[] = [];
   let scanned = 0;
-  for (const hit of ftsSearch(sql, text, extra)) {
-    if (out.length >= limit || ++scanned > MAX_FTS_SCAN) break;
-    if (admitted(read, accept, hit.seq)) out.push(hit);
+  const hits = ftsSearch(sql, text, extra);
+  for (;;) {
+    const page: Scored[] = [];
+    const size = Math.min(PROBE_PAGE, Math.max(limit - out.length, 8));
+    while (page.length < size) {
+      const step = hits.next();
+      if (step.done) break;
+      page.push(step.value);
+    }
+    if (page.length === 0) return out;
+    read.prefetch(page.map((hit) => hit.seq));
+    for (const hit of page) {
+      if (out.length >= limit || ++scanned > MAX_FTS_SCAN) {
+        hits.return(undefined);
+        return out;
+      }
+      if (admitted(read, accept, hit.seq)) out.push(hit);
+    }
   }
-  return out;
 }
 
 function vectorRanked(
@@ -228,9 +263,19 @@ function hydrate(
   ranked: Scored[],
   ranks?: (seq: number) => SearchRanks,
 ): SearchHit[] {
+  // One read for every hit (k is at most 50), then the rows in ranked order.
+  const rows = new Map<number, ItemRow>();
+  if (ranked.length > 0) {
+    const seqs = JSON.stringify(ranked.map((r) => r.seq));
+    for (const row of sql.exec<ItemRow>(
+      'SELECT * FROM items WHERE seq IN (SELECT value FROM json_each(?))',
+      seqs,
+    ))
+      rows.set(row.seq, row);
+  }
   const hits: SearchHit[] = [];
   for (const r of ranked) {
-    const row = sql.exec<ItemRow>('SELECT * FROM items WHERE seq = ?', r.seq).toArray()[0];
+    const row = rows.get(r.seq);
     if (!row) continue;
     const rec = toRecord(row);
     const hit: SearchHit = {
