@@ -54,7 +54,7 @@ const SIF_WEIGHTS: FusionWeights = {
   bm25: 1,
   prf: 0,
   synonym: 0.4,
-  vector: 0.8,
+  vector: 1.5,
   graph: 2,
   neighbour: 0,
   session: 0,
