@@ -21,6 +21,7 @@ const PARTS: Part[] = [
   { name: 'export', module: './export.ts', exportName: 'runExportBench' },
   { name: 'fuzz', module: './fuzz.ts', exportName: 'runFuzzBench' },
   { name: 'recall', module: './recall.ts', exportName: 'runRecallBench' },
+  { name: 'bundle', module: './bundle.ts', exportName: 'runBundleBench' },
   // Lighthouse and axe-core on the audited pages (also alone: `npm run audit`).
   { name: 'audit', module: '../audit.ts', exportName: 'runAudit' },
 ];

@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import {
   CODES_BASE64,
   SCALES_BASE64,
@@ -22,11 +23,11 @@ export interface WordVectorTable {
 
 let cached: WordVectorTable | null = null;
 
+// node:buffer (nodejs_compat) decodes natively: about a millisecond for the 2 MB of codes, where
+// atob plus a charCodeAt loop took over a hundred on a loaded machine.
 function decodeBase64(text: string): Uint8Array {
-  const binary = atob(text);
-  const out = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
-  return out;
+  const bytes = Buffer.from(text, 'base64');
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 export function wordVectorTable(): WordVectorTable {
@@ -34,12 +35,14 @@ export function wordVectorTable(): WordVectorTable {
   const words = WORDS.split('\n');
   const rows = new Map<string, number>();
   words.forEach((word, row) => rows.set(word, row));
-  const scaleBytes = decodeBase64(SCALES_BASE64);
+  // Copied to a fresh buffer: a Float32Array needs a 4-byte-aligned offset, a decoded Buffer may
+  // sit anywhere in a shared pool.
+  const scaleBytes = new Uint8Array(decodeBase64(SCALES_BASE64));
   cached = {
     dimensions: WORD_VECTOR_DIMENSIONS,
     rows,
     // The generator writes little-endian float32s; every Workers and Node target is little-endian.
-    scales: new Float32Array(scaleBytes.buffer, scaleBytes.byteOffset, words.length),
+    scales: new Float32Array(scaleBytes.buffer, 0, words.length),
     codes: decodeBase64(CODES_BASE64),
   };
   return cached;
