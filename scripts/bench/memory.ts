@@ -110,7 +110,8 @@ class Api {
 
 function oramaDb(): AnyOrama {
   return create({
-    schema: { content: 'string', ref: 'string', embedding: 'vector[256]' } as const,
+    // The dimensions of `local-sif-v1` (SIF_DIMENSIONS): Orama refuses vectors of any other size.
+    schema: { content: 'string', ref: 'string', embedding: 'vector[100]' } as const,
   });
 }
 
