@@ -22,6 +22,7 @@ const PARTS: Part[] = [
   { name: 'fuzz', module: './fuzz.ts', exportName: 'runFuzzBench' },
   { name: 'recall', module: './recall.ts', exportName: 'runRecallBench' },
   { name: 'edge', module: './edge.ts', exportName: 'runEdgeBench' },
+  { name: 'bundle', module: './bundle.ts', exportName: 'runBundleBench' },
   // Lighthouse and axe-core on the audited pages (also alone: `npm run audit`).
   { name: 'audit', module: '../audit.ts', exportName: 'runAudit' },
 ];

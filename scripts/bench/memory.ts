@@ -1,6 +1,6 @@
 // Memory part of `npm run bench` (also runnable alone: `node scripts/bench/memory.ts`; needs
 // `npm run build`). Through the Worker in workerd (`wrangler dev`, local D1 and Durable Objects,
-// the `local-hash-v1` embeddings), with Orama (`@orama/orama`, in process) as the peer on the
+// the `local-sif-v1` embeddings), with Orama (`@orama/orama`, in process) as the peer on the
 // same corpus and queries in the same run:
 //   (a) batch ingest, facts/s (batches of 100);
 //   (b) query latency p50/p95 per mode at 1,000 and 10,000 facts in one Context;
@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { create, insertMultiple, search, type AnyOrama } from '@orama/orama';
-import { embedLocal } from '../../functions/memory/retrieval/local-embeddings.ts';
+import { embedSif } from '../../functions/memory/retrieval/sif-embeddings.ts';
 import type { RetrievalSet } from '../../test/fixtures/retrieval/generate.ts';
 import { startDevServer, type DevServer } from '../../test/support/wrangler-dev.ts';
 import { managementCall, percentile } from './dev-api.ts';
@@ -114,7 +114,8 @@ class Api {
 
 function oramaDb(): AnyOrama {
   return create({
-    schema: { content: 'string', ref: 'string', embedding: 'vector[256]' } as const,
+    // The dimensions of `local-sif-v1` (SIF_DIMENSIONS): Orama refuses vectors of any other size.
+    schema: { content: 'string', ref: 'string', embedding: 'vector[100]' } as const,
   });
 }
 
@@ -126,7 +127,7 @@ async function oramaInsert(
   for (let i = 0; i < docs.length; i += BATCH) {
     const chunk = docs
       .slice(i, i + BATCH)
-      .map((d) => ({ ...d, embedding: Array.from(embedLocal(d.content)) }));
+      .map((d) => ({ ...d, embedding: Array.from(embedSif(d.content)) }));
     await insertMultiple(db, chunk);
   }
   return performance.now() - start;
@@ -138,7 +139,7 @@ async function oramaQuery(
   mode: 'vector' | 'fulltext' | 'hybrid',
   k: number,
 ): Promise<string[]> {
-  const vector = { value: Array.from(embedLocal(text)), property: 'embedding' };
+  const vector = { value: Array.from(embedSif(text)), property: 'embedding' };
   const params =
     mode === 'fulltext'
       ? { term: text, limit: k }
@@ -289,8 +290,8 @@ export async function runMemoryBench(): Promise<string> {
       '',
       'Command: `npm run bench -- memory` (or `node scripts/bench/memory.ts`), after `npm run build`.',
       'Ours: the Worker under `wrangler dev` (workerd, local D1, one SQLite Durable Object per Context,',
-      '`local-hash-v1` embeddings), measured from Node over HTTP, one request at a time. Peer: Orama',
-      '(`@orama/orama`) in the same Node process on the same corpus, the same `local-hash-v1` vectors and',
+      '`local-sif-v1` embeddings), measured from Node over HTTP, one request at a time. Peer: Orama',
+      '(`@orama/orama`) in the same Node process on the same corpus, the same `local-sif-v1` vectors and',
       'the same queries. Orama has no network hop, no auth, no rate limit and no durable storage, so its',
       'latencies are a floor, not a like-for-like server; `hybrid_graph` has no Orama counterpart.',
       '',

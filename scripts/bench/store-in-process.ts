@@ -3,7 +3,7 @@
 // `POST /query` (`plannedSearch`), over an in-memory SQLite in this Node process, against Orama in
 // the same process on the same corpus, vectors and queries. The like-for-like half of the memory
 // benchmark: both sides are in-process indexes.
-import { embedLocal, LOCAL_MODEL_ID } from '../../functions/memory/retrieval/local-embeddings.ts';
+import { embedSif, SIF_MODEL_ID } from '../../functions/memory/retrieval/sif-embeddings.ts';
 import { insertItems } from '../../functions/memory/store/items.ts';
 import { applyMigrations } from '../../functions/memory/store/schema/runner.ts';
 import { plannedSearch } from '../../functions/memory/store/search.ts';
@@ -33,7 +33,7 @@ export function inProcessStore(): InProcessStore {
           metadata: null,
           sessionId: null,
           sourceId: null,
-          vector: { modelId: LOCAL_MODEL_ID, values: embedLocal(content) },
+          vector: { modelId: SIF_MODEL_ID, values: embedSif(content) },
         }));
         const now = new Date().toISOString();
         storage.transactionSync(() => insertItems(storage.sql, cache, items, now));
@@ -41,7 +41,7 @@ export function inProcessStore(): InProcessStore {
       return performance.now() - start;
     },
     query(text, mode, k) {
-      const vector = mode === 'bm25' ? null : { modelId: LOCAL_MODEL_ID, values: embedLocal(text) };
+      const vector = mode === 'bm25' ? null : { modelId: SIF_MODEL_ID, values: embedSif(text) };
       return plannedSearch(storage.sql, cache, { mode, text, vector, k, lens: [['*']] }).hits;
     },
   };

@@ -1,4 +1,4 @@
-import { LOCAL_MODEL_ID, embedLocal } from '../retrieval/local-embeddings.ts';
+import { SIF_MODEL_ID, embedSif } from '../retrieval/sif-embeddings.ts';
 import { coverage, terms } from '../inference/text.ts';
 import type { Completion, CompletionRequest, EmbeddingResult, ModelProvider } from './provider.ts';
 import { countTokens, countedUsage } from './token-count.ts';
@@ -7,7 +7,8 @@ import { countTokens, countedUsage } from './token-count.ts';
 export const LOCAL_TEXT_MODEL = 'local-extractive-v1';
 
 /**
- * Deterministic and offline. Embeddings are the memory core's hashed n-grams; text "completion"
+ * Deterministic and offline. Embeddings are shipped word vectors composed with SIF weights
+ * (`local-sif-v1`, retrieval/sif-embeddings.ts); text "completion"
  * only ever quotes lines of its own prompt (the memory it was handed) that best match the last
  * user message, so it cannot invent. Inference code does not prompt it at all (`generative` is
  * false): it runs the extractive algorithms directly and labels their output as extractive.
@@ -16,13 +17,13 @@ export function localProvider(): ModelProvider {
   return {
     name: 'local',
     textModel: LOCAL_TEXT_MODEL,
-    embeddingModel: LOCAL_MODEL_ID,
+    embeddingModel: SIF_MODEL_ID,
     generative: false,
 
     async embed(texts: string[]): Promise<EmbeddingResult> {
       return {
-        vectors: texts.map((t) => embedLocal(t)),
-        model: LOCAL_MODEL_ID,
+        vectors: texts.map((t) => embedSif(t)),
+        model: SIF_MODEL_ID,
         usage: {
           input_tokens: texts.reduce((s, t) => s + countTokens(t), 0),
           output_tokens: 0,

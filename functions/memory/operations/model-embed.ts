@@ -6,7 +6,7 @@ import { chargeTokens } from './model-usage.ts';
 
 /**
  * Embeds for a model-backed path and charges the embedding tokens to the Context when a real
- * embedding model did the work (the local hashed embeddings cost nothing and are not charged).
+ * embedding model did the work (the local embeddings cost nothing and are not charged).
  * The memory core's `Embedder` does not report usage, so when it is the configured provider's
  * model we call the provider directly to get the numbers.
  */

@@ -1,8 +1,13 @@
 import { l2normalise, type Embedder } from './embedder.ts';
 import { contentWords } from './text.ts';
 
-export const LOCAL_MODEL_ID = 'local-hash-v1';
-export const LOCAL_DIMENSIONS = 256;
+/**
+ * The first local model, kept for Contexts embedded before `local-sif-v1` (their vectors are
+ * re-embedded in the background; fusion keeps its weights for them) and as the lexical baseline
+ * the recall benchmark compares against.
+ */
+export const HASH_MODEL_ID = 'local-hash-v1';
+export const HASH_DIMENSIONS = 256;
 
 // FNV-1a, 32 bit: fast, deterministic, good enough spread for feature hashing.
 function fnv1a(text: string): number {
@@ -23,7 +28,7 @@ function add(v: Float32Array, feature: string, weight: number): void {
 }
 
 /** Deterministic, offline embedding: hashed word unigrams, bigrams and character trigrams. */
-export function embedLocal(text: string, dimensions = LOCAL_DIMENSIONS): Float32Array {
+export function embedHashed(text: string, dimensions = HASH_DIMENSIONS): Float32Array {
   const v = new Float32Array(dimensions);
   const tokens = contentWords(text);
   for (let i = 0; i < tokens.length; i++) {
@@ -37,9 +42,9 @@ export function embedLocal(text: string, dimensions = LOCAL_DIMENSIONS): Float32
   return l2normalise(v);
 }
 
-export const localEmbedder: Embedder = {
-  modelId: LOCAL_MODEL_ID,
+export const hashEmbedder: Embedder = {
+  modelId: HASH_MODEL_ID,
   async embed(texts: string[]): Promise<Float32Array[]> {
-    return texts.map((t) => embedLocal(t));
+    return texts.map((t) => embedHashed(t));
   },
 };

@@ -3,7 +3,8 @@ import { cosine } from './embedder.ts';
 import { extractEntities } from './entities.ts';
 import { withConversation } from './conversation.ts';
 import { fuseScores, normalise, weightsFor } from './fusion.ts';
-import { embedLocal, LOCAL_DIMENSIONS, LOCAL_MODEL_ID, localEmbedder } from './local-embeddings.ts';
+import { embedHashed, HASH_DIMENSIONS, HASH_MODEL_ID, hashEmbedder } from './local-embeddings.ts';
+import { SIF_MODEL_ID } from './sif-embeddings.ts';
 import { personalisedPageRank } from './ppr.ts';
 import { expansionTerms } from './prf.ts';
 import { synonymTerms } from './synonyms.ts';
@@ -11,22 +12,22 @@ import { contentTimeTerms, queryTimeTerms } from './time-terms.ts';
 
 describe('local-hash-v1 embeddings', () => {
   it('are deterministic, 256-dimensional and L2-normalised', async () => {
-    const [a, b] = await localEmbedder.embed(['Alice likes green tea', 'Alice likes green tea']);
-    expect(localEmbedder.modelId).toBe('local-hash-v1');
-    expect(a?.length).toBe(LOCAL_DIMENSIONS);
+    const [a, b] = await hashEmbedder.embed(['Alice likes green tea', 'Alice likes green tea']);
+    expect(hashEmbedder.modelId).toBe('local-hash-v1');
+    expect(a?.length).toBe(HASH_DIMENSIONS);
     expect(Array.from(a ?? [])).toEqual(Array.from(b ?? []));
     expect(cosine(a ?? new Float32Array(), a ?? new Float32Array())).toBeCloseTo(1, 5);
   });
 
   it('rank related text above unrelated text (word and character n-grams)', () => {
-    const q = embedLocal('which drinks does Alice prefer');
-    const related = embedLocal('Alice prefers to drink green tea');
-    const unrelated = embedLocal('The parking garage closes at midnight');
+    const q = embedHashed('which drinks does Alice prefer');
+    const related = embedHashed('Alice prefers to drink green tea');
+    const unrelated = embedHashed('The parking garage closes at midnight');
     expect(cosine(q, related)).toBeGreaterThan(cosine(q, unrelated));
   });
 
   it('gives the zero vector for text without content words', () => {
-    expect(Array.from(embedLocal('the of and')).every((x) => x === 0)).toBe(true);
+    expect(Array.from(embedHashed('the of and')).every((x) => x === 0)).toBe(true);
   });
 });
 
@@ -55,7 +56,7 @@ describe('score fusion', () => {
     { seq: 4, score: 0.8 },
     { seq: 1, score: 0.1 },
   ];
-  const weights = { ...weightsFor(LOCAL_MODEL_ID) };
+  const weights = { ...weightsFor(HASH_MODEL_ID) };
 
   it('min-max normalises each arm onto [0, 1]', () => {
     expect([...normalise(bm25)]).toEqual([
@@ -97,10 +98,13 @@ describe('score fusion', () => {
     expect(alone[0]?.score).toBeCloseTo(1, 10);
   });
 
-  it('weights depend on the embedding model: neural vectors get a larger share', () => {
+  it('weights depend on the embedding model: hashed n-grams get a token share, word vectors a real one', () => {
     expect(weightsFor('@cf/baai/bge-base-en-v1.5').vector).toBeGreaterThan(
-      weightsFor(LOCAL_MODEL_ID).vector,
+      weightsFor(HASH_MODEL_ID).vector,
     );
+    expect(weightsFor(SIF_MODEL_ID).vector).toBeGreaterThan(weightsFor(HASH_MODEL_ID).vector);
+    // No query vector (bm25-only arms) reads as the local model's weights.
+    expect(weightsFor(null)).toEqual(weightsFor(SIF_MODEL_ID));
   });
 });
 

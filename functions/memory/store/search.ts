@@ -1,7 +1,7 @@
 import { fuseScores, normalise, weightsFor, type Scored } from '../retrieval/fusion.ts';
 import { withConversation } from '../retrieval/conversation.ts';
 import { gatedWeights, lexicalCoverage } from '../retrieval/lexical-gate.ts';
-import { LOCAL_MODEL_ID } from '../retrieval/local-embeddings.ts';
+import { HASH_MODEL_ID } from '../retrieval/local-embeddings.ts';
 import { personalisedPageRank } from '../retrieval/ppr.ts';
 import { expansionTerms } from '../retrieval/prf.ts';
 import { synonymTerms } from '../retrieval/synonyms.ts';
@@ -321,7 +321,8 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
   const weights = gatedWeights(
     weightsFor(modelId),
     coverage,
-    modelId === null || modelId === LOCAL_MODEL_ID,
+    // The hashing model's vectors repeat lexical evidence; other models' carry meaning.
+    modelId === HASH_MODEL_ID,
   );
   const prf = conversation && weights.prf > 0 ? prfRanked(sql, req, bm25, accept, read, depth) : [];
   const vector = vectorRanked(sql, cache, req, accept, depth);

@@ -2,8 +2,8 @@ import { env, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { extractEntities } from '../../../functions/memory/retrieval/entities.ts';
 import {
-  embedLocal,
-  LOCAL_MODEL_ID,
+  embedHashed,
+  HASH_MODEL_ID,
 } from '../../../functions/memory/retrieval/local-embeddings.ts';
 import { contentTimeTerms } from '../../../functions/memory/retrieval/time-terms.ts';
 import { insertItems } from '../../../functions/memory/store/items.ts';
@@ -22,7 +22,7 @@ function fact(content: string, values: Float32Array | null, extra: Partial<NewIt
     metadata: { n: content.length },
     sessionId: null,
     sourceId: null,
-    vector: values ? { modelId: LOCAL_MODEL_ID, values } : null,
+    vector: values ? { modelId: HASH_MODEL_ID, values } : null,
     ...extra,
   };
 }
@@ -44,7 +44,7 @@ describe('bulk insertItems', () => {
       );
       contents[5] = 'Plain words with no entities and no dates';
       const items = contents.map((c, i) =>
-        fact(c, i === 9 ? null : embedLocal(c), {
+        fact(c, i === 9 ? null : embedHashed(c), {
           ...(i === 1 ? { entities: ['Falcon Team', 'falcon team', 'Zed'] } : {}),
           ...(i === 2 ? { validFrom: '2023-05-08T10:00:00.000Z', session: 's1', position: 4 } : {}),
         }),
@@ -105,7 +105,7 @@ describe('bulk insertItems', () => {
         const v = bySeq.get(row.seq);
         const expected = items[i]?.vector?.values;
         if (!expected) return expect(v).toBeUndefined();
-        expect(v?.model_id).toBe(LOCAL_MODEL_ID);
+        expect(v?.model_id).toBe(HASH_MODEL_ID);
         expect(v?.dims).toBe(expected.length);
         expect([...new Uint8Array(v?.vector ?? new ArrayBuffer(0))]).toEqual(bytes(expected));
       });
@@ -134,7 +134,7 @@ describe('bulk insertItems', () => {
       const hit = vectorSearch(
         sql,
         cache,
-        { modelId: LOCAL_MODEL_ID, values: embedLocal(contents[42] ?? '') },
+        { modelId: HASH_MODEL_ID, values: embedHashed(contents[42] ?? '') },
         1,
         () => true,
       );
@@ -181,8 +181,8 @@ describe('bulk insertItems', () => {
       const sql = state.storage.sql;
       applyMigrations(state.storage);
       const items = [
-        fact('first fact', embedLocal('first fact')),
-        fact('second fact', embedLocal('second')),
+        fact('first fact', embedHashed('first fact')),
+        fact('second fact', embedHashed('second')),
       ];
       // A vector without a model id breaks item_vectors' NOT NULL after items and FTS are written.
       const broken = items.map((item, i) =>

@@ -227,8 +227,8 @@ describe('POST /api/v1/{ctx}/query', () => {
     const { ctx, key } = await setup();
     await writeFact(ctx, key, 'Refunds are issued within 14 days');
     const store = contextStore(env, ctx);
-    const { localEmbedder } =
-      await import('../../../functions/memory/retrieval/local-embeddings.ts');
+    const { sifEmbedder: localEmbedder } =
+      await import('../../../functions/memory/retrieval/sif-embeddings.ts');
     const [values] = await localEmbedder.embed(['The warranty covers water damage for two years']);
     await store.writeItems(
       [
@@ -272,12 +272,12 @@ describe('POST /api/v1/{ctx}/query', () => {
       null,
     );
     // The store never scores a vector of another model id...
-    const { localEmbedder } =
-      await import('../../../functions/memory/retrieval/local-embeddings.ts');
+    const { sifEmbedder: localEmbedder } =
+      await import('../../../functions/memory/retrieval/sif-embeddings.ts');
     const direct = await store.search({
       mode: 'vector',
       text: 'zebra crossing rules',
-      vector: { modelId: localEmbedder.modelId, values: new Float32Array(256).fill(1 / 16) },
+      vector: { modelId: localEmbedder.modelId, values: new Float32Array(100).fill(1 / 10) },
       k: 50,
       lens: [['*']],
     });

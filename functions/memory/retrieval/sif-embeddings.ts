@@ -1,0 +1,77 @@
+import { l2normalise, type Embedder } from './embedder.ts';
+import { contentWords } from './text.ts';
+import { addRow, wordVectorTable, type WordVectorTable } from './word-vector-table.ts';
+import { WORD_VECTOR_DIMENSIONS } from './word-vectors.generated.ts';
+
+/**
+ * The local provider's embedding model: general-purpose English word vectors (GloVe, shipped in
+ * the bundle, see word-vector-table.ts) composed into a sentence vector with smooth inverse
+ * frequency weights (Arora, Liang & Ma, "A Simple but Tough-to-Beat Baseline for Sentence
+ * Embeddings", 2017). Unlike the hashed n-grams of `local-hash-v1`, it puts "dog" near "beagle" and
+ * "job" near "bookshop manager", which is what a paraphrased question needs from the vector arm.
+ * Deterministic, offline, no per-Context state: the same text always gets the same vector.
+ */
+export const SIF_MODEL_ID = 'local-sif-v1';
+export const SIF_DIMENSIONS = WORD_VECTOR_DIMENSIONS;
+
+/** SIF's `a`: the paper's recommended 1e-3 (not tuned on our benchmark). */
+const SIF_A = 1e-3;
+/**
+ * Zipf estimate of a word's unigram probability from its frequency rank r in GloVe's 400k
+ * vocabulary: p(r) = 1 / (r * H), H the harmonic number of 400k. The table keeps words in
+ * frequency order, so no separate frequency list is shipped.
+ */
+const HARMONIC = Math.log(400_000) + 0.5772;
+
+/** The row of a word, or of its base form when only that is in the vocabulary ("relocating"). */
+export function rowOf(table: WordVectorTable, word: string): number | undefined {
+  const exact = table.rows.get(word);
+  if (exact !== undefined) return exact;
+  for (const [suffix, replacement] of INFLECTIONS) {
+    if (word.length - suffix.length < 3 || !word.endsWith(suffix)) continue;
+    const row = table.rows.get(word.slice(0, -suffix.length) + replacement);
+    if (row !== undefined) return row;
+  }
+  return undefined;
+}
+
+// Common English inflections, tried in order when a word itself is not in the table.
+const INFLECTIONS: [string, string][] = [
+  ['ies', 'y'],
+  ['es', ''],
+  ['s', ''],
+  ['ied', 'y'],
+  ['ed', ''],
+  ['ed', 'e'],
+  ['ing', ''],
+  ['ing', 'e'],
+  ['ly', ''],
+];
+
+/** SIF weight a / (a + p(w)) of the word at `row`: frequent words count less. */
+export function sifWeight(row: number): number {
+  const p = 1 / ((row + 1) * HARMONIC);
+  return SIF_A / (SIF_A + p);
+}
+
+/**
+ * Sentence vector: the SIF-weighted sum of the content words' vectors, L2-normalised. Words the
+ * table does not know (rare names, typos) add nothing: a text of only such words is the zero
+ * vector, which is similar to nothing (cosine 0), and bm25 still finds it by its words.
+ */
+export function embedSif(text: string): Float32Array {
+  const table = wordVectorTable();
+  const v = new Float32Array(table.dimensions);
+  for (const word of contentWords(text)) {
+    const row = rowOf(table, word);
+    if (row !== undefined) addRow(table, row, sifWeight(row), v);
+  }
+  return l2normalise(v);
+}
+
+export const sifEmbedder: Embedder = {
+  modelId: SIF_MODEL_ID,
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    return texts.map((t) => embedSif(t));
+  },
+};

@@ -1,0 +1,67 @@
+import { env } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import { createMemoryApp } from '../../../functions/memory/app.ts';
+import { createDeps } from '../../../functions/memory/operations/create-deps.ts';
+import { reembedContext } from '../../../functions/memory/operations/reembed.ts';
+import { hashEmbedder } from '../../../functions/memory/retrieval/local-embeddings.ts';
+import { SIF_MODEL_ID } from '../../../functions/memory/retrieval/sif-embeddings.ts';
+import { createContext, json, MANAGEMENT_KEY } from './model-api.ts';
+
+interface QueryResponse {
+  mode: string;
+  note?: string;
+  results: { content: string }[];
+}
+
+// A Context written before `local-sif-v1` holds `local-hash-v1` vectors. After the upgrade it
+// must keep answering (bm25, with a note, while the reembed job catches up), and once re-embedded
+// its vector mode must find what the new model is for: a paraphrase sharing no word.
+describe('upgrading the local embedding model from local-hash-v1 to local-sif-v1', () => {
+  it('keeps an existing Context answering, then re-embeds it and finds paraphrases', async () => {
+    const ctx = 'models-local-upgrade';
+    await createContext(ctx);
+    const request = (app: ReturnType<typeof createMemoryApp>, path: string, body: unknown) =>
+      app.request(
+        `https://example.com/api/v1/${ctx}/${path}`,
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${MANAGEMENT_KEY}`,
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify(body),
+        },
+        env,
+      );
+    // Written by a deployment still on the hashing model.
+    const before = createMemoryApp({ deps: (e) => createDeps(e, { embedder: hashEmbedder }) });
+    for (const content of [
+      'We adopted a beagle puppy from the shelter on Saturday',
+      'The quarterly budget meeting ran late again',
+      'My sister repainted her kitchen yellow',
+    ]) {
+      await json(await request(before, 'facts', { content }), 201);
+    }
+
+    const after = createMemoryApp();
+    expect(createDeps(env).embedder.modelId).toBe(SIF_MODEL_ID);
+    const during = await json<QueryResponse>(
+      await request(after, 'query', { query: 'puppy', mode: 'vector' }),
+      200,
+    );
+    expect(during.mode).toBe('bm25');
+    expect(during.note).toMatch(/3 item\(s\) are not yet embedded with local-sif-v1/);
+    expect(during.results[0]?.content).toContain('beagle puppy');
+
+    expect(await reembedContext(createDeps(env), ctx)).toBe(0);
+    const paraphrase = await json<QueryResponse>(
+      await request(after, 'query', { query: 'Did they get a new pet dog?', mode: 'vector' }),
+      200,
+    );
+    expect(paraphrase.mode).toBe('vector');
+    expect(paraphrase).not.toHaveProperty('note');
+    expect(paraphrase.results[0]?.content).toBe(
+      'We adopted a beagle puppy from the shelter on Saturday',
+    );
+  });
+});
