@@ -1,7 +1,7 @@
 import axe from 'axe-core';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { openPage } from '../support/chromium.ts';
+import { afterFirstIdle, openPage } from '../support/chromium.ts';
 
 /**
  * The docs as a reader uses them, in Chromium against `wrangler dev`: sidebar, search, TOC,
@@ -199,6 +199,7 @@ describe('docs shell in Chromium', () => {
         try {
           await page.emulateMedia({ colorScheme: scheme });
           await page.goto(`${base}${path}`);
+          await afterFirstIdle(page);
           // Evaluated over the DevTools protocol, so a Content-Security-Policy does not block it.
           await page.evaluate(axe.source);
           const results = await page.evaluate(() =>
