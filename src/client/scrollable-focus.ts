@@ -1,3 +1,5 @@
+import { afterPaint } from './after-paint.ts';
+
 /**
  * A region that scrolls sideways (a wide table on a phone, a long code line) must be reachable
  * by keyboard: give each one that overflows a tab stop and a name, as WCAG 2.1.1 asks.
@@ -17,14 +19,6 @@ function mark(): void {
       }
     }
   }
-}
-
-/** Runs `task` after the next frame has been painted, when the browser has nothing else to do. */
-function afterPaint(task: () => void): void {
-  requestAnimationFrame(() => {
-    if ('requestIdleCallback' in window) requestIdleCallback(task, { timeout: 1000 });
-    else setTimeout(task, 0);
-  });
 }
 
 afterPaint(mark);
