@@ -51,7 +51,11 @@ describe('docs shell in Chromium', () => {
     await withPage('/docs', async (page) => {
       await page.keyboard.press('Control+k');
       const input = page.locator('#search-input');
-      await expect.poll(() => input.evaluate((el) => el === document.activeElement)).toBe(true);
+      // Waits for the key to be handled, not for a speed: on a shared, loaded machine the
+      // default second of expect.poll was once not enough for the dialog to open.
+      await expect
+        .poll(() => input.evaluate((el) => el === document.activeElement), { timeout: 10_000 })
+        .toBe(true);
       await input.fill('hybrid search');
       const options = page.locator('#search-results [role="option"]');
       await expect.poll(() => options.count(), { timeout: 15_000 }).toBeGreaterThan(1);
