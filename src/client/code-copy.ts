@@ -1,8 +1,12 @@
 /**
  * A copy button on every code block of the docs. Added here, in the browser, so the built HTML
- * (and the markdown twin converted from it) holds only the code.
+ * (and the markdown twin converted from it) holds only the code. After the first paint: wrapping
+ * every block re-lays out the page, and the buttons are not needed to read it. The wrapper adds
+ * no box of its own and the button is positioned over the block, so nothing moves.
  */
-for (const pre of document.querySelectorAll<HTMLPreElement>('.docs-main pre, .prose pre')) {
+import { afterPaint } from './after-paint.ts';
+
+function addCopyButton(pre: HTMLPreElement): void {
   const button = document.createElement('button');
   button.type = 'button';
   button.className = 'code-copy';
@@ -23,3 +27,9 @@ for (const pre of document.querySelectorAll<HTMLPreElement>('.docs-main pre, .pr
   pre.replaceWith(wrapper);
   wrapper.append(pre, button);
 }
+
+afterPaint(() => {
+  for (const pre of document.querySelectorAll<HTMLPreElement>('.docs-main pre, .prose pre')) {
+    addCopyButton(pre);
+  }
+});

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { formatMoney, formatRate, monthlyTotal, type CalculatorRates } from './calculator.ts';
+import {
+  formatMoney,
+  formatRate,
+  monthlyBreakdown,
+  monthlyTotal,
+  type CalculatorRates,
+} from './calculator.ts';
 
 const rates: CalculatorRates = {
   currency: 'USD',
@@ -23,6 +29,18 @@ describe('monthlyTotal', () => {
   it('counts negative and non-numeric inputs as zero', () => {
     expect(monthlyTotal(rates, { node: 'small', storageGb: -5, transferGb: Number.NaN })).toBe(
       14.6,
+    );
+  });
+  it('breaks the total into compute, storage and transfer that add up to it', () => {
+    // 0.021 * 730 = 15.33 exactly; 3 GB * 0.333 = 0.999 rounds to 1.00 on its own line.
+    const odd = { ...rates, storagePerGbMonth: 0.333 };
+    const parts = monthlyBreakdown(
+      { ...odd, nodes: [{ slug: 'b1', displayName: 'B1', hourly: 0.021 }] },
+      { node: 'b1', storageGb: 3, transferGb: 7 },
+    );
+    expect(parts).toEqual({ compute: 15.33, storage: 1, transfer: 0.63, total: 16.96 });
+    expect(parts.total).toBe(
+      Math.round((parts.compute + parts.storage + parts.transfer) * 100) / 100,
     );
   });
   it('formats in the catalogue currency', () => {

@@ -16,15 +16,33 @@ export interface CalculatorInput {
   transferGb: number;
 }
 
+/** The parts of a monthly estimate, each rounded to cents, in the catalogue currency. */
+export interface CostBreakdown {
+  compute: number;
+  storage: number;
+  transfer: number;
+  total: number;
+}
+
+/**
+ * Monthly cost by part; negative or non-numeric inputs count as zero. The total is the sum of
+ * the rounded parts, so the lines a reader sees always add up to the total shown.
+ */
+export function monthlyBreakdown(rates: CalculatorRates, input: CalculatorInput): CostBreakdown {
+  const node = rates.nodes.find((n) => n.slug === input.node);
+  const compute = cents((node ? node.hourly : 0) * rates.hoursPerMonth);
+  const storage = cents(clamp(input.storageGb) * rates.storagePerGbMonth);
+  const transfer = cents(clamp(input.transferGb) * rates.transferPerGb);
+  return { compute, storage, transfer, total: cents(compute + storage + transfer) };
+}
+
 /** Monthly total in the catalogue currency; negative or non-numeric inputs count as zero. */
 export function monthlyTotal(rates: CalculatorRates, input: CalculatorInput): number {
-  const node = rates.nodes.find((n) => n.slug === input.node);
-  const hourly = node ? node.hourly : 0;
-  const total =
-    hourly * rates.hoursPerMonth +
-    clamp(input.storageGb) * rates.storagePerGbMonth +
-    clamp(input.transferGb) * rates.transferPerGb;
-  return Math.round(total * 100) / 100;
+  return monthlyBreakdown(rates, input).total;
+}
+
+function cents(n: number): number {
+  return Math.round(n * 100) / 100;
 }
 
 function clamp(n: number): number {

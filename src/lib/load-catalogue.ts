@@ -38,6 +38,7 @@ export function validateCatalogue(
   const page = parseOrThrow(PricingPageCopy, catalogue.page, file, ['page']);
   const calculator = parseOrThrow(PricingCalculator, catalogue.calculator, file, ['calculator']);
   checkNodeSlugs(catalogue, calculator, file);
+  checkFeaturedPlan(catalogue, page, file);
   return { catalogue, page, calculator, lastmod: lastmod() };
 }
 
@@ -52,4 +53,15 @@ function checkNodeSlugs(catalogue: PricingCatalogue, calc: PricingCalculator, fi
       );
     }
   });
+}
+
+/** The card marked "Most popular" must be a plan the page shows. */
+function checkFeaturedPlan(catalogue: PricingCatalogue, page: PricingPageCopy, file: string): void {
+  if (page.featuredPlan === undefined) return;
+  const ids = [...catalogue.cloud, ...catalogue.selfHosted, ...catalogue.support].map((p) => p.id);
+  if (!ids.includes(page.featuredPlan as (typeof ids)[number])) {
+    throw new Error(
+      `${file}: page.featuredPlan: "${page.featuredPlan}" is not the id of any plan (${ids.join(', ')})`,
+    );
+  }
 }

@@ -22,6 +22,11 @@ export const PricingPageCopy = z
       .min(1)
       .describe('Explains Engram Studio (formerly Engram Workbench) and the `workbench` key.'),
     faq: z.array(PricingFaq).describe('Frequently asked questions.'),
+    featuredPlan: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Id of the plan whose card is marked "Most popular"; a plan id of the catalogue.'),
   })
   .describe('Copy of the pricing page.');
 

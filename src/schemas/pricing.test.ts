@@ -196,6 +196,12 @@ describe('pricing catalogue schema', () => {
       'page.studioNote',
       /expected string/i,
     ],
+    [
+      'a featured plan that is not in the catalogue',
+      (c) => ((c.page as { featuredPlan: string }).featuredPlan = 'cloud-huge'),
+      'page.featuredPlan',
+      /"cloud-huge" is not the id of any plan/,
+    ],
   ];
 
   for (const [name, mutate, path, rule] of cases) {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { formatMoney, monthlyTotal } from '../../src/lib/calculator.ts';
+import { formatMoney, monthlyBreakdown, monthlyTotal } from '../../src/lib/calculator.ts';
 import { validateCatalogue } from '../../src/lib/load-catalogue.ts';
 import { CONTENT, read } from './dist.ts';
 
@@ -60,5 +60,26 @@ describe('/pricing renders the catalogue', () => {
     expect(md).toContain(`comes to ${total} a month`);
     for (const n of calculator.nodes) expect(html).toContain(`value="${n.slug}"`);
     for (const f of page.faq) expect(md).toContain(`### ${f.question}`);
+  });
+
+  it('marks the catalogue’s featured plan, and only it, as most popular', () => {
+    expect(page.featuredPlan).toBeDefined();
+    const featured = [...html.matchAll(/<article class="([^"]*)" id="([^"]+)"/g)]
+      .filter((m) => (m[1] ?? '').split(' ').includes('featured'))
+      .map((m) => m[2]);
+    expect(featured).toEqual([page.featuredPlan]);
+    expect((html.match(/class="plan-badge"/g) ?? []).length).toBe(1);
+  });
+
+  it('shows the default estimate broken into compute, storage and transfer', () => {
+    const parts = monthlyBreakdown(calculator, calculator.defaults);
+    for (const [id, amount] of [
+      ['calculator-compute', parts.compute],
+      ['calculator-storage-cost', parts.storage],
+      ['calculator-transfer-cost', parts.transfer],
+    ] as const) {
+      const money = formatMoney(amount, calculator.currency).replace('$', '\\$');
+      expect(html).toMatch(new RegExp(`id="${id}"[^>]*>\\s*${money}`));
+    }
   });
 });

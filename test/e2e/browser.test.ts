@@ -82,6 +82,31 @@ describe('in Chromium', () => {
       await expect.poll(async () => (await total.textContent())?.trim()).not.toBe(before);
     });
   });
+
+  it('updates the total and its compute, storage and transfer lines as the reader types', async () => {
+    await inBrowser(
+      '/pricing',
+      async (page) => {
+        const money = async (id: string): Promise<number> =>
+          Number(((await page.locator(id).textContent()) ?? '').replace(/[^0-9.]/g, ''));
+        const storageBefore = await money('#calculator-storage-cost');
+        const totalBefore = await money('#calculator-total');
+        // Typed into the field as a reader would, on a phone-width page.
+        await page.locator('#calculator-storage').fill('');
+        await page.locator('#calculator-storage').pressSequentially('400');
+        await expect.poll(() => money('#calculator-storage-cost')).not.toBe(storageBefore);
+        const parts = await Promise.all(
+          ['#calculator-compute', '#calculator-storage-cost', '#calculator-transfer-cost'].map(
+            money,
+          ),
+        );
+        const total = await money('#calculator-total');
+        expect(total).toBeGreaterThan(totalBefore);
+        expect(Math.round(parts.reduce((a, b) => a + b, 0) * 100)).toBe(Math.round(total * 100));
+      },
+      390,
+    );
+  });
 });
 
 describe('screenshots at phone and desktop widths, with no console error or failed request', () => {

@@ -1,7 +1,7 @@
 import axe from 'axe-core';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { openPage } from '../support/chromium.ts';
+import { afterFirstIdle, openPage } from '../support/chromium.ts';
 
 /**
  * The docs as a reader uses them, in Chromium against `wrangler dev`: sidebar, search, TOC,
@@ -51,7 +51,11 @@ describe('docs shell in Chromium', () => {
     await withPage('/docs', async (page) => {
       await page.keyboard.press('Control+k');
       const input = page.locator('#search-input');
-      await expect.poll(() => input.evaluate((el) => el === document.activeElement)).toBe(true);
+      // Waits for the key to be handled, not for a speed: on a shared, loaded machine the
+      // default second of expect.poll was once not enough for the dialog to open.
+      await expect
+        .poll(() => input.evaluate((el) => el === document.activeElement), { timeout: 10_000 })
+        .toBe(true);
       await input.fill('hybrid search');
       const options = page.locator('#search-results [role="option"]');
       await expect.poll(() => options.count(), { timeout: 15_000 }).toBeGreaterThan(1);
@@ -199,6 +203,7 @@ describe('docs shell in Chromium', () => {
         try {
           await page.emulateMedia({ colorScheme: scheme });
           await page.goto(`${base}${path}`);
+          await afterFirstIdle(page);
           // Evaluated over the DevTools protocol, so a Content-Security-Policy does not block it.
           await page.evaluate(axe.source);
           const results = await page.evaluate(() =>

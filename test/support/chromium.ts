@@ -48,3 +48,17 @@ export async function openPage(): Promise<{ page: Page; close: () => Promise<voi
     },
   };
 }
+
+/**
+ * Resolves once the work a page queued for after its first paint has run (src/client/
+ * scrollable-focus.ts gives sideways-scrolling regions their tab stops then). Idle callbacks run
+ * in the order they were queued, and the page queued its own during load, before this one.
+ */
+export async function afterFirstIdle(page: Page): Promise<void> {
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        requestAnimationFrame(() => requestIdleCallback(() => resolve()));
+      }),
+  );
+}
