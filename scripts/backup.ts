@@ -4,6 +4,7 @@
 //   npm run backup -- --remote --url https://memory.example.com
 //   npm run backup -- restore backups/2026-11-21T06-00-00Z [--suffix -restored]
 //   npm run backup -- restore-r2 backups/acme/2026-11-21T06-00-00-000Z.ndjson --as acme-restored
+//   npm run backup -- restore-r2 backups/acme/latest --as acme-restored   # the newest backup
 //   (--persist-to <dir> reads the registry and R2 of a `wrangler dev --persist-to <dir>`; --out <dir>)
 // The Context list comes from the D1 registry (`wrangler d1 execute memory-control`, --local by
 // default); each export is `GET /api/v1/contexts/{id}/export`, each restore creates the Context
@@ -211,16 +212,32 @@ function r2Get(opts: Options, key: string, file: string): boolean {
   return result.status === 0 && existsSync(file);
 }
 
+/** `backups/<ctx>/latest` names the newest backup: its key is in `latest.json`, which R2 holds. */
+function resolveLatest(opts: Options, key: string, tmp: string): string {
+  const match = /^backups\/([^/]+)\/latest(?:\.json)?$/.exec(key);
+  if (!match) return key;
+  const pointer = join(tmp, 'latest.json');
+  if (!r2Get(opts, `backups/${match[1]}/latest.json`, pointer)) {
+    throw new Error(
+      `no scheduled backup of ${match[1]} in R2 (no backups/${match[1]}/latest.json)`,
+    );
+  }
+  const parsed = JSON.parse(readFileSync(pointer, 'utf8')) as { key?: unknown };
+  if (typeof parsed.key !== 'string') throw new Error(`${key}: latest.json names no export`);
+  return parsed.key;
+}
+
 async function restoreFromR2(opts: Options): Promise<void> {
-  const key = opts.dir;
+  const tmp = mkdtempSync(join(tmpdir(), 'engram-restore-'));
+  const key = opts.dir === null ? null : resolveLatest(opts, opts.dir, tmp);
   const match = key ? /^backups\/([^/]+)\/[^/]+\.ndjson$/.exec(key) : null;
   if (!key || !match?.[1] || !opts.as) {
     throw new Error(
-      'usage: npm run backup -- restore-r2 backups/<context>/<timestamp>.ndjson --as <new id>',
+      'usage: npm run backup -- restore-r2 backups/<context>/<timestamp>.ndjson|latest --as <new id>',
     );
   }
   const source = match[1];
-  const tmp = mkdtempSync(join(tmpdir(), 'engram-restore-'));
+  console.log(`restoring ${key} into ${opts.as}`);
   const file = join(tmp, 'export.ndjson');
   if (!r2Get(opts, key, file)) throw new Error(`no R2 object ${key}`);
   await restoreOne(opts, opts.as, file, (sha) => {
