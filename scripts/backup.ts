@@ -20,6 +20,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  openAsBlob,
   readdirSync,
   readFileSync,
   statSync,
@@ -159,12 +160,13 @@ async function restoreOne(
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ id }),
   });
+  // A file-backed Blob: read from disk as it is sent, with its length declared up front rather
+  // than a chunked stream (one e2e run saw a chunked import's socket closed mid-body locally).
   const res = await call(opts, `/api/v1/contexts/${ctx}/import`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-ndjson' },
-    body: Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>,
-    duplex: 'half',
-  } as RequestInit);
+    body: await openAsBlob(file),
+  });
   console.log(`restored ${id}:`, await res.text());
   for (const sha of await documentShas(file)) {
     const blob = blobOf(sha);

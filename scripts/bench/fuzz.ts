@@ -6,7 +6,7 @@
 // served by the assets layer without the memory service). Reports responses by status class
 // (any 5xx is a failure) and the latency p50/p95/p99/max of both pollers, quiet (before the
 // fuzz starts) and during it. `FUZZ_PROFILE=1` also times every hostile request and lists what
-// the slowest kinds cost the server.
+// the slowest kinds cost the server, with a V8 CPU profile of the Worker (scripts/bench/cpu-profile.ts).
 import { fork } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import {
@@ -15,6 +15,8 @@ import {
   type HostileRequest,
 } from '../../test/support/hostile-requests.ts';
 import { startDevServer } from '../../test/support/wrangler-dev.ts';
+import { startCpuProfile, type CpuProfiler } from './cpu-profile.ts';
+import { workerdSched, type SchedStat } from './workerd-processes.ts';
 
 const SEED = 16_2026;
 const DEFAULT_CONCURRENCY = 8;
@@ -62,6 +64,17 @@ function kindOf(req: HostileRequest): string {
   const kind = kinds.find((k) => req.mutation.includes(k)) ?? 'plausible/none';
   const size = req.body?.length ?? 0;
   return size > 1_000_000 ? `${kind} (body > 1 MB)` : kind;
+}
+
+/** workerd's CPU and run-queue wait between two readings, per request and per time slice. */
+function schedRows(label: string, a: SchedStat, b: SchedStat, seconds: number, requests: number) {
+  const cpu = (b.cpuNs - a.cpuNs) / 1e6;
+  const wait = (b.waitNs - a.waitNs) / 1e6;
+  const slices = Math.max(1, b.slices - a.slices);
+  return [
+    `| ${label}: workerd CPU (ms per request; share of one core) | ${(cpu / Math.max(1, requests)).toFixed(2)} ms; ${((cpu / 1000 / seconds) * 100).toFixed(0)} % |`,
+    `| ${label}: workerd runnable but waiting for a CPU (total; mean per time slice) | ${(wait / 1000).toFixed(1)} s; ${(wait / slices).toFixed(2)} ms |`,
+  ];
 }
 
 interface Timed {
@@ -145,10 +158,13 @@ export async function runFuzzBench(): Promise<string> {
     );
 
     // The machine's own floor first: the same pollers with no fuzz running.
+    const root = server.pid ?? 0;
+    const quietStart = workerdSched(root);
     const quietHealth = poll(`${base}/health`);
     const quietPeer = poll(`${base}/robots.txt`);
     await new Promise((r) => setTimeout(r, QUIET_MS));
     const [qh, qp] = await Promise.all([quietHealth.stop(), quietPeer.stop()]);
+    const quietEnd = workerdSched(root);
 
     const health = poll(`${base}/health`);
     const peer = poll(`${base}/robots.txt`);
@@ -156,6 +172,10 @@ export async function runFuzzBench(): Promise<string> {
     const classes = new Map<string, number>();
     const failures: string[] = [];
     let next = 0;
+    const fuzzStart = workerdSched(root);
+    const profiler: CpuProfiler | null = profile
+      ? await startCpuProfile(server.inspectorPort)
+      : null;
     const started = performance.now();
     const workerLoop = async () => {
       for (;;) {
@@ -182,6 +202,8 @@ export async function runFuzzBench(): Promise<string> {
     };
     await Promise.all(Array.from({ length: concurrency }, workerLoop));
     const seconds = (performance.now() - started) / 1000;
+    const fuzzEnd = workerdSched(root);
+    const hot = (await profiler?.stop(15)) ?? [];
     const [h, p] = await Promise.all([health.stop(), peer.stop()]);
     const fmt = (xs: number[]) =>
       `${[0.5, 0.95, 0.99].map((q) => quantile(xs, q).toFixed(1)).join(' / ')} / ${(xs.at(-1) ?? 0).toFixed(1)} ms (${xs.length} polls)`;
@@ -203,6 +225,8 @@ export async function runFuzzBench(): Promise<string> {
       `| \`GET /health\` p50 / p95 / p99 / max during the run | ${fmt(h)} |`,
       `| peer: \`GET /robots.txt\` (static asset) p50 / p95 / p99 / max | ${fmt(p)} |`,
       `| /health p99 ÷ static-asset p99 | ${(quantile(h, 0.99) / quantile(p, 0.99)).toFixed(2)} |`,
+      ...schedRows('quiet', quietStart, quietEnd, QUIET_MS / 1000, qh.length + qp.length),
+      ...schedRows('fuzz', fuzzStart, fuzzEnd, seconds, count),
       ...(failures.length > 0
         ? [
             '',
@@ -212,6 +236,16 @@ export async function runFuzzBench(): Promise<string> {
           ]
         : []),
       ...(profile ? profileTable(timed) : []),
+      ...(hot.length > 0
+        ? [
+            '',
+            "Where the Worker's CPU went during the run (V8 profile, self time, top 15):",
+            '',
+            '| function | ms | share |',
+            '|---|---|---|',
+            ...hot,
+          ]
+        : []),
     ].join('\n');
   } finally {
     await server.stop();
