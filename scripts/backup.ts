@@ -102,7 +102,17 @@ function contextIds(remote: boolean, persistTo: string | null): string[] {
 async function call(opts: Options, path: string, init: RequestInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
   headers.set('authorization', `Bearer ${managementKey()}`);
-  const res = await fetch(`${opts.url}${path}`, { ...init, headers });
+  const url = `${opts.url}${path}`;
+  let res: Response;
+  try {
+    res = await fetch(url, { ...init, headers });
+  } catch (err) {
+    // A kept-alive connection the server closed while idle fails the next request on it; GET and
+    // PUT (a file put back is kept if already there) are safe to send once more, POST is not.
+    const method = init.method ?? 'GET';
+    if (method !== 'GET' && method !== 'PUT') throw err;
+    res = await fetch(url, { ...init, headers });
+  }
   if (!res.ok)
     throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${await res.text()}`);
   return res;
@@ -242,10 +252,14 @@ async function restoreFromR2(opts: Options): Promise<void> {
   console.log(`restoring ${key} into ${opts.as}`);
   const file = join(tmp, 'export.ndjson');
   if (!r2Get(opts, key, file)) throw new Error(`no R2 object ${key}`);
-  await restoreOne(opts, opts.as, file, (sha) => {
+  // Every file is fetched before the first API call: wrangler runs synchronously, and a long
+  // pause between two calls lets the server close the idle connection under the next one.
+  const blobs = new Map<string, string>();
+  for (const sha of await documentShas(file)) {
     const blob = join(tmp, sha);
-    return r2Get(opts, `backups/${source}/blobs/${sha}`, blob) ? blob : null;
-  });
+    if (r2Get(opts, `backups/${source}/blobs/${sha}`, blob)) blobs.set(sha, blob);
+  }
+  await restoreOne(opts, opts.as, file, (sha) => blobs.get(sha) ?? null);
 }
 
 const opts = parseArgs(process.argv.slice(2));

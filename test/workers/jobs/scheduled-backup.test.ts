@@ -91,7 +91,8 @@ describe('scheduled backups', () => {
     expect(rows(again)).toEqual(
       rows(source.replaceAll('documents/sb-on/', 'documents/sb-restored/')),
     );
-  });
+    // Three backups, an import and an export: past the default 5 s on a loaded machine.
+  }, 60_000);
 
   it('writes a stream larger than one part as a multipart upload, byte for byte', async () => {
     const size = 17 * 1024 * 1024 + 123;
