@@ -5,7 +5,7 @@ import {
   DELETED_BACKUP_RETENTION_MS,
   runContextPurges,
 } from '../../../functions/memory/jobs/context-purge.ts';
-import { uploadRaw } from '../documents/documents-helpers.ts';
+import { settle, uploadRaw } from '../documents/documents-helpers.ts';
 import { backupExports, backupTick, HOUR, patchContext, r2Keys } from './backup-helpers.ts';
 import { api, createContext } from './helpers.ts';
 
@@ -14,7 +14,10 @@ import { api, createContext } from './helpers.ts';
 async function upload(ctx: string, text: string): Promise<{ id: string; sha256: string }> {
   const res = await uploadRaw(ctx, text, 'text/plain');
   expect(res.status).toBe(202);
-  return (await res.json()) as { id: string; sha256: string };
+  const doc = (await res.json()) as { id: string; sha256: string };
+  // Processed first, so no processing job lands between a backup and what it is compared with.
+  expect((await settle(ctx, doc.id)).status).toBe('ready');
+  return doc;
 }
 
 async function json<T>(key: string): Promise<T> {

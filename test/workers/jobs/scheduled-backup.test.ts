@@ -2,7 +2,7 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { writeR2Stream } from '../../../functions/memory/jobs/write-r2-stream.ts';
 import { reconcileBlobs } from '../../../functions/memory/jobs/reconcile-blobs.ts';
-import { uploadRaw } from '../documents/documents-helpers.ts';
+import { settle, uploadRaw } from '../documents/documents-helpers.ts';
 import {
   backupTick as tick,
   HOUR,
@@ -48,7 +48,10 @@ describe('scheduled backups', () => {
       'text/plain',
     );
     expect(doc.status).toBe(202);
-    const { sha256 } = (await doc.json()) as { sha256: string };
+    const { id, sha256 } = (await doc.json()) as { id: string; sha256: string };
+    // Processed before the first backup: the live export compared at the end must not change
+    // after the backup was taken (under load the processing job used to land in between).
+    expect((await settle('sb-on', id)).status).toBe('ready');
     expect((await patch('sb-on', { backup: { every_hours: 6, keep: 2 } })).status).toBe(200);
 
     const t0 = Date.now();
