@@ -6,7 +6,7 @@
 // served by the assets layer without the memory service). Reports responses by status class
 // (any 5xx is a failure) and the latency p50/p95/p99/max of both pollers, quiet (before the
 // fuzz starts) and during it. `FUZZ_PROFILE=1` also times every hostile request and lists what
-// the slowest kinds cost the server, with a V8 CPU profile of the Worker (scripts/bench/cpu-profile.ts).
+// the slowest kinds cost the server.
 import { fork } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import {
@@ -15,7 +15,6 @@ import {
   type HostileRequest,
 } from '../../test/support/hostile-requests.ts';
 import { startDevServer } from '../../test/support/wrangler-dev.ts';
-import { startCpuProfile, type CpuProfiler } from './cpu-profile.ts';
 import { workerdSched, type SchedStat } from './workerd-processes.ts';
 
 const SEED = 16_2026;
@@ -173,9 +172,6 @@ export async function runFuzzBench(): Promise<string> {
     const failures: string[] = [];
     let next = 0;
     const fuzzStart = workerdSched(root);
-    const profiler: CpuProfiler | null = profile
-      ? await startCpuProfile(server.inspectorPort)
-      : null;
     const started = performance.now();
     const workerLoop = async () => {
       for (;;) {
@@ -203,7 +199,6 @@ export async function runFuzzBench(): Promise<string> {
     await Promise.all(Array.from({ length: concurrency }, workerLoop));
     const seconds = (performance.now() - started) / 1000;
     const fuzzEnd = workerdSched(root);
-    const hot = (await profiler?.stop(15)) ?? [];
     const [h, p] = await Promise.all([health.stop(), peer.stop()]);
     const fmt = (xs: number[]) =>
       `${[0.5, 0.95, 0.99].map((q) => quantile(xs, q).toFixed(1)).join(' / ')} / ${(xs.at(-1) ?? 0).toFixed(1)} ms (${xs.length} polls)`;
@@ -236,16 +231,6 @@ export async function runFuzzBench(): Promise<string> {
           ]
         : []),
       ...(profile ? profileTable(timed) : []),
-      ...(hot.length > 0
-        ? [
-            '',
-            "Where the Worker's CPU went during the run (V8 profile, self time, top 15):",
-            '',
-            '| function | ms | share |',
-            '|---|---|---|',
-            ...hot,
-          ]
-        : []),
     ].join('\n');
   } finally {
     await server.stop();

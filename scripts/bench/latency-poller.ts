@@ -15,6 +15,8 @@ let stopping = false;
 process.on('message', (m) => {
   if (m === 'stop') stopping = true;
 });
+// The bench died without saying stop: nothing is left polling a server that is gone.
+process.on('disconnect', () => process.exit(0));
 
 const times: number[] = [];
 let errors = 0;

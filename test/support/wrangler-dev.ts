@@ -12,8 +12,6 @@ export interface DevServer {
   pid: number | null;
   /** Its local state (`--persist-to`): wrangler's D1 and R2 commands read it with the same flag. */
   persistTo: string;
-  /** The DevTools inspector port of the Worker (CPU profiles in the fuzz bench). */
-  inspectorPort: number;
   /** The end of wrangler's output, for a failure report. */
   log(): string;
   stop(): Promise<void>;
@@ -111,7 +109,6 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     bootstrapKey,
     pid: child.pid ?? null,
     persistTo: state,
-    inspectorPort: inspector,
     log: () => output.slice(-4000),
     async stop() {
       if (child.pid !== undefined && child.exitCode === null) {
