@@ -4,6 +4,7 @@
 //   npm run backup -- --remote --url https://memory.example.com
 //   npm run backup -- restore backups/2026-11-21T06-00-00Z [--suffix -restored]
 //   npm run backup -- restore-r2 backups/acme/2026-11-21T06-00-00-000Z.ndjson --as acme-restored
+//   npm run backup -- restore-r2 backups/acme/latest --as acme-restored   # the newest backup
 //   (--persist-to <dir> reads the registry and R2 of a `wrangler dev --persist-to <dir>`; --out <dir>)
 // The Context list comes from the D1 registry (`wrangler d1 execute memory-control`, --local by
 // default); each export is `GET /api/v1/contexts/{id}/export`, each restore creates the Context
@@ -19,6 +20,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  openAsBlob,
   readdirSync,
   readFileSync,
   statSync,
@@ -100,7 +102,17 @@ function contextIds(remote: boolean, persistTo: string | null): string[] {
 async function call(opts: Options, path: string, init: RequestInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
   headers.set('authorization', `Bearer ${managementKey()}`);
-  const res = await fetch(`${opts.url}${path}`, { ...init, headers });
+  const url = `${opts.url}${path}`;
+  let res: Response;
+  try {
+    res = await fetch(url, { ...init, headers });
+  } catch (err) {
+    // A kept-alive connection the server closed while idle fails the next request on it; GET and
+    // PUT (a file put back is kept if already there) are safe to send once more, POST is not.
+    const method = init.method ?? 'GET';
+    if (method !== 'GET' && method !== 'PUT') throw err;
+    res = await fetch(url, { ...init, headers });
+  }
   if (!res.ok)
     throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${await res.text()}`);
   return res;
@@ -158,12 +170,13 @@ async function restoreOne(
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ id }),
   });
+  // A file-backed Blob: read from disk as it is sent, with its length declared up front rather
+  // than a chunked stream (one e2e run saw a chunked import's socket closed mid-body locally).
   const res = await call(opts, `/api/v1/contexts/${ctx}/import`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-ndjson' },
-    body: Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>,
-    duplex: 'half',
-  } as RequestInit);
+    body: await openAsBlob(file),
+  });
   console.log(`restored ${id}:`, await res.text());
   for (const sha of await documentShas(file)) {
     const blob = blobOf(sha);
@@ -211,22 +224,42 @@ function r2Get(opts: Options, key: string, file: string): boolean {
   return result.status === 0 && existsSync(file);
 }
 
+/** `backups/<ctx>/latest` names the newest backup: its key is in `latest.json`, which R2 holds. */
+function resolveLatest(opts: Options, key: string, tmp: string): string {
+  const match = /^backups\/([^/]+)\/latest(?:\.json)?$/.exec(key);
+  if (!match) return key;
+  const pointer = join(tmp, 'latest.json');
+  if (!r2Get(opts, `backups/${match[1]}/latest.json`, pointer)) {
+    throw new Error(
+      `no scheduled backup of ${match[1]} in R2 (no backups/${match[1]}/latest.json)`,
+    );
+  }
+  const parsed = JSON.parse(readFileSync(pointer, 'utf8')) as { key?: unknown };
+  if (typeof parsed.key !== 'string') throw new Error(`${key}: latest.json names no export`);
+  return parsed.key;
+}
+
 async function restoreFromR2(opts: Options): Promise<void> {
-  const key = opts.dir;
+  const tmp = mkdtempSync(join(tmpdir(), 'engram-restore-'));
+  const key = opts.dir === null ? null : resolveLatest(opts, opts.dir, tmp);
   const match = key ? /^backups\/([^/]+)\/[^/]+\.ndjson$/.exec(key) : null;
   if (!key || !match?.[1] || !opts.as) {
     throw new Error(
-      'usage: npm run backup -- restore-r2 backups/<context>/<timestamp>.ndjson --as <new id>',
+      'usage: npm run backup -- restore-r2 backups/<context>/<timestamp>.ndjson|latest --as <new id>',
     );
   }
   const source = match[1];
-  const tmp = mkdtempSync(join(tmpdir(), 'engram-restore-'));
+  console.log(`restoring ${key} into ${opts.as}`);
   const file = join(tmp, 'export.ndjson');
   if (!r2Get(opts, key, file)) throw new Error(`no R2 object ${key}`);
-  await restoreOne(opts, opts.as, file, (sha) => {
+  // Every file is fetched before the first API call: wrangler runs synchronously, and a long
+  // pause between two calls lets the server close the idle connection under the next one.
+  const blobs = new Map<string, string>();
+  for (const sha of await documentShas(file)) {
     const blob = join(tmp, sha);
-    return r2Get(opts, `backups/${source}/blobs/${sha}`, blob) ? blob : null;
-  });
+    if (r2Get(opts, `backups/${source}/blobs/${sha}`, blob)) blobs.set(sha, blob);
+  }
+  await restoreOne(opts, opts.as, file, (sha) => blobs.get(sha) ?? null);
 }
 
 const opts = parseArgs(process.argv.slice(2));

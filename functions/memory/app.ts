@@ -5,6 +5,7 @@ import { handleError } from './handle-error.ts';
 import type { MemoryApp, MemoryEnv } from './hono-env.ts';
 import { requireAuth } from './middleware/authenticate.ts';
 import { memoryCors } from './middleware/cors.ts';
+import { jsonBodyLimit } from './middleware/json-body-limit.ts';
 import { loadShed, type LoadShedOptions } from './middleware/load-shed.ts';
 import { rateLimit, type RateLimitOptions } from './middleware/rate-limit.ts';
 import { requestId } from './middleware/request-id.ts';
@@ -53,6 +54,8 @@ export function createMemoryApp(options: MemoryAppOptions = {}): MemoryApp {
     });
   }
   app.use(API, memoryCors());
+  // Before shedding, auth and the rate-limit write: an oversized body costs one header read.
+  app.use(API, jsonBodyLimit());
   for (const path of [API, ...MCP]) app.use(path, loadShed(options.loadShed));
   const auth = requireAuth();
   const limit = rateLimit(options.rateLimit);

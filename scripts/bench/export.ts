@@ -15,7 +15,6 @@ import {
   createReadStream,
   createWriteStream,
   openSync,
-  readdirSync,
   readFileSync,
   readSync,
   statSync,
@@ -27,6 +26,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
 import { startDevServer, type DevServer } from '../../test/support/wrangler-dev.ts';
+import { workerdRssBytes } from './workerd-processes.ts';
 
 const MB = 1024 * 1024;
 
@@ -38,44 +38,6 @@ function sizesFromArgs(): number[] {
     .filter((n) => Number.isInteger(n) && n > 0);
   if (sizes.length === 0) throw new Error('--sizes=10,100,200: sizes in MB');
   return sizes;
-}
-
-// --- memory of the workerd processes under wrangler dev ---------------------------------------
-
-function children(): Map<number, number[]> {
-  const tree = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number.parseInt(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] ?? '', 10);
-      const list = tree.get(ppid) ?? [];
-      list.push(Number.parseInt(entry, 10));
-      tree.set(ppid, list);
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return tree;
-}
-
-function workerdRssBytes(root: number): number {
-  const tree = children();
-  let total = 0;
-  const stack = [root];
-  while (stack.length > 0) {
-    const pid = stack.pop() ?? 0;
-    stack.push(...(tree.get(pid) ?? []));
-    try {
-      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-      if (!/^Name:\s*workerd/m.test(status)) continue;
-      const kb = /^VmRSS:\s*(\d+)/m.exec(status)?.[1];
-      total += Number.parseInt(kb ?? '0', 10) * 1024;
-    } catch {
-      // gone
-    }
-  }
-  return total;
 }
 
 async function measured<T>(

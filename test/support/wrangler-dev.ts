@@ -10,6 +10,8 @@ export interface DevServer {
   bootstrapKey: string;
   /** Process id of `wrangler dev` (its workerd runs below it), for memory measurements. */
   pid: number | null;
+  /** Its local state (`--persist-to`): wrangler's D1 and R2 commands read it with the same flag. */
+  persistTo: string;
   /** The end of wrangler's output, for a failure report. */
   log(): string;
   stop(): Promise<void>;
@@ -106,6 +108,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     url,
     bootstrapKey,
     pid: child.pid ?? null,
+    persistTo: state,
     log: () => output.slice(-4000),
     async stop() {
       if (child.pid !== undefined && child.exitCode === null) {

@@ -1,24 +1,32 @@
 import { z } from 'zod';
 import { exportStream } from '../operations/context-backup.ts';
 import { contextStore } from '../store/context-store.ts';
+import {
+  backupPrefix,
+  blobKeyOf,
+  latestKeyOf,
+  manifestKeyOf,
+  pruneBackups,
+  type BackupManifest,
+} from './backup-retention.ts';
 import type { ContextSelection } from './context-versions.ts';
 import { defineJob } from './define-job.ts';
 import { enqueueForContexts, type EnqueueDeps } from './enqueue.ts';
+import { collectBlobRefs, type BlobRefs } from './export-blob-refs.ts';
 import { jobBaseSchema } from './messages.ts';
 import { writeR2Stream } from './write-r2-stream.ts';
 
 /**
  * Scheduled backups to R2 (opt-in per Context, `PATCH /contexts/{id}` `backup`): the scheduler
  * enqueues a `context_backup` job for every Context whose period has passed; the job streams
- * an export to `backups/{context}/{timestamp}.ndjson`, copies the documents' files it
- * references to `backups/{context}/blobs/{sha256}` (content-addressed: each file once), and
- * deletes all but the newest `keep` exports.
+ * an export to `backups/{context}/{timestamp}.ndjson`, copies the documents' files that export
+ * references to `backups/{context}/blobs/{sha256}` (content-addressed: each file once), writes
+ * the export's manifest and the `latest.json` pointer, then keeps the newest `keep` exports and
+ * the files they need (jobs/backup-retention.ts has the layout).
  */
 
 export const CONTEXT_BACKUP_KIND = 'context_backup';
 const MAX_DUE_PER_TICK = 100;
-
-export const backupPrefix = (contextId: string): string => `backups/${contextId}/`;
 
 /** Enqueues the backups that are due at `now` (ms) and stamps them, so each runs once a period. */
 export async function enqueueDueBackups(env: EnqueueDeps, now: number): Promise<string[]> {
@@ -43,46 +51,16 @@ export async function enqueueDueBackups(env: EnqueueDeps, now: number): Promise<
   return jobs;
 }
 
-async function listAll(bucket: R2Bucket, options: R2ListOptions): Promise<R2Object[]> {
-  const out: R2Object[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await bucket.list({ ...options, cursor });
-    out.push(...page.objects);
-    cursor = page.truncated ? page.cursor : undefined;
-  } while (cursor !== undefined);
-  return out;
-}
-
-/** Copies every referenced document file not yet in the Context's backup blob prefix. */
-async function copyBlobs(env: Env, contextId: string): Promise<void> {
-  const store = contextStore(env, contextId);
-  let cursor: string | undefined;
-  do {
-    const page = await env.BLOBS.list({ prefix: `documents/${contextId}/`, cursor });
-    const live = await store.referencedBlobs(page.objects.map((o) => o.key));
-    for (const blob of live) {
-      const target = `${backupPrefix(contextId)}blobs/${blob.sha256}`;
-      if (await env.BLOBS.head(target)) continue;
-      const source = await env.BLOBS.get(blob.blob_key);
-      if (source) await env.BLOBS.put(target, source.body, { httpMetadata: source.httpMetadata });
-    }
-    cursor = page.truncated ? page.cursor : undefined;
-  } while (cursor !== undefined);
-}
-
-/** Deletes all but the newest `keep` exports (keys sort by their timestamp). */
-export async function pruneBackups(
-  bucket: R2Bucket,
-  contextId: string,
-  keep: number,
-): Promise<void> {
-  const exports = (await listAll(bucket, { prefix: backupPrefix(contextId), delimiter: '/' }))
-    .map((o) => o.key)
-    .filter((k) => k.endsWith('.ndjson'))
-    .sort();
-  const old = exports.slice(0, Math.max(0, exports.length - keep));
-  if (old.length > 0) await bucket.delete(old);
+/** Copies every file the export references that the backup prefix does not hold yet. */
+async function copyBlobs(env: Env, contextId: string, refs: BlobRefs): Promise<void> {
+  for (const [sha, liveKey] of refs) {
+    const target = blobKeyOf(contextId, sha);
+    if (await env.BLOBS.head(target)) continue;
+    const source = await env.BLOBS.get(liveKey);
+    // Deleted since its row was exported: that backup's document stays without a file, as a
+    // restore reports (`npm run backup -- restore-r2`).
+    if (source) await env.BLOBS.put(target, source.body, { httpMetadata: source.httpMetadata });
+  }
 }
 
 export const contextBackupSchema = jobBaseSchema.extend({ kind: z.literal(CONTEXT_BACKUP_KIND) });
@@ -98,9 +76,17 @@ export const contextBackupJob = defineJob(
     if (!row || row.backup_keep === null) return;
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const key = `${backupPrefix(job.context_id)}${stamp}.ndjson`;
-    const stream = exportStream(contextStore(env, job.context_id), job.context_id);
-    await writeR2Stream(env.BLOBS, key, stream, 'application/x-ndjson');
-    await copyBlobs(env, job.context_id);
+    const refs: BlobRefs = new Map();
+    const stream = exportStream(contextStore(env, job.context_id), job.context_id).pipeThrough(
+      collectBlobRefs(refs),
+    );
+    const bytes = await writeR2Stream(env.BLOBS, key, stream, 'application/x-ndjson');
+    await copyBlobs(env, job.context_id, refs);
+    const manifest: BackupManifest = { export: key, blobs: [...refs.keys()].sort(), bytes };
+    const json = { httpMetadata: { contentType: 'application/json' } };
+    await env.BLOBS.put(manifestKeyOf(key), JSON.stringify(manifest), json);
+    // Written last: it never names an export whose files are not all copied yet.
+    await env.BLOBS.put(latestKeyOf(job.context_id), JSON.stringify({ key }), json);
     await pruneBackups(env.BLOBS, job.context_id, row.backup_keep);
   },
 );

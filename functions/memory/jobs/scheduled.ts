@@ -1,5 +1,6 @@
 import { LATEST_SCHEMA_VERSION } from '../store/schema/index.ts';
 import { enqueueDueBackups } from './context-backup.ts';
+import { runContextPurges } from './context-purge.ts';
 import { behindContexts } from './context-versions.ts';
 import { enqueueForContexts, resendStaleJobs, type EnqueueDeps } from './enqueue.ts';
 import {
@@ -53,5 +54,12 @@ export async function handleScheduled(controller: ScheduledController, env: Env)
   const report = await runSchedulerTick(env, controller.scheduledTime);
   if (report.migrations.length > 0) {
     console.log(`scheduler: enqueued ${report.migrations.length} context_migrate job(s)`);
+  }
+  // Deleted Contexts' files and expired backups in R2 (D1 0050), bounded per tick.
+  const purged = await runContextPurges(env, controller.scheduledTime);
+  if (purged.files.length + purged.backups.length > 0) {
+    console.log(
+      `scheduler: purged files of ${purged.files.length}, backups of ${purged.backups.length} deleted Context(s)`,
+    );
   }
 }

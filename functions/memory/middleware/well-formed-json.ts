@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { findTextFault } from '../../../src/lib/well-formed-text.ts';
 import { failure } from '../errors.ts';
 import type { MemoryEnv } from '../hono-env.ts';
+import { jsonBodyCap, tooLarge } from './json-body-limit.ts';
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
 
@@ -30,9 +31,13 @@ export function wellFormedJson(): MiddlewareHandler<MemoryEnv> {
   return async function wellFormedJsonBody(c, next) {
     const type = c.req.header('content-type') ?? '';
     if (c.req.raw.body === null || !JSON_TYPE.test(type)) return next();
+    const text = await c.req.raw.clone().text();
+    // A chunked body declared no length for jsonBodyLimit to refuse; characters <= bytes.
+    const cap = c.req.path.startsWith('/api/') ? jsonBodyCap(c.req.path) : null;
+    if (cap !== null && text.length > cap) throw tooLarge(cap);
     let value: unknown;
     try {
-      value = JSON.parse(await c.req.raw.clone().text());
+      value = JSON.parse(text);
     } catch {
       return next();
     }

@@ -4,10 +4,13 @@
  * (jobs/scheduled-backup.ts).
  */
 
+/** Backups kept when `keep` is not given: a week of daily ones. */
+export const DEFAULT_BACKUP_KEEP = 7;
+
 export interface BackupSetting {
   /** Hours between two backups (1..8760). */
   every_hours: number;
-  /** How many of the newest backups R2 keeps (1..1000). */
+  /** How many of the newest backups R2 keeps (1..1000, default 7). */
   keep: number;
 }
 
@@ -19,7 +22,7 @@ export interface BackupColumns {
 
 export function backupSettingOf(row: BackupColumns): BackupSetting | null {
   if (row.backup_every_hours === null || row.backup_every_hours === undefined) return null;
-  return { every_hours: row.backup_every_hours, keep: row.backup_keep ?? 1 };
+  return { every_hours: row.backup_every_hours, keep: row.backup_keep ?? DEFAULT_BACKUP_KEEP };
 }
 
 export async function saveBackupSetting(

@@ -1,6 +1,7 @@
 import { assertContextAccess, assertManagement, assertRootManagement } from '../auth/guards.ts';
 import type { AuthContext } from '../auth/principal.ts';
 import { uploadLimit } from '../documents/upload-limit.ts';
+import { recordPurge } from '../jobs/context-purge.ts';
 import { failure, MemoryError } from '../errors.ts';
 import type { StoreUsage } from '../store/types.ts';
 import { backupSettingOf, saveBackupSetting, type BackupSetting } from './backup-schedule.ts';
@@ -207,7 +208,11 @@ export async function updateContext(
   return view(deps, updated);
 }
 
-/** Removes the Context's whole database, its registry row, and revokes its keys. */
+/**
+ * Removes the Context's whole database, its registry row, and revokes its keys. Its documents'
+ * files go at the scheduler's next tick; its scheduled backups after 7 days, so an accidental
+ * delete can still be restored (`npm run backup -- restore-r2 backups/<id>/latest --as <id>`).
+ */
 export async function deleteContext(
   deps: OperationDeps,
   auth: AuthContext,
@@ -216,7 +221,8 @@ export async function deleteContext(
   assertManagement(auth);
   await requireContext(deps, auth, id);
   await deps.store(id).destroy();
-  const now = new Date().toISOString();
+  const nowMs = Date.now();
+  const now = new Date(nowMs).toISOString();
   await deps.db.batch([
     deps.db.prepare('DELETE FROM contexts WHERE id = ?').bind(id),
     deps.db
@@ -224,6 +230,8 @@ export async function deleteContext(
       .bind(now, id),
     // Its object and every key copy in it are gone with the database.
     deps.db.prepare('DELETE FROM key_cache_sites WHERE context_id = ?').bind(id),
+    // Its files and backups in R2: deleted by the scheduler (jobs/context-purge.ts).
+    recordPurge(deps.db, id, nowMs),
   ]);
   await forgetContextObject(deps, id);
 }

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { DEFAULT_BACKUP_KEEP } from '../operations/backup-schedule.ts';
 
 /** `backup` of `PATCH /contexts/{id}`: scheduled backups to R2 (docs/operations.md). */
 export const BackupSettingSchema = z
@@ -8,8 +9,9 @@ export const BackupSettingSchema = z
         'Hours between two backups written to R2 as backups/{context}/{timestamp}.ndjson',
       example: 24,
     }),
-    keep: z.number().int().min(1).max(1000).openapi({
-      description: 'How many of the newest backups are kept; older ones are deleted',
+    keep: z.number().int().min(1).max(1000).default(DEFAULT_BACKUP_KEEP).openapi({
+      description:
+        'How many of the newest backups are kept (default 7); older ones and the files only they needed are deleted',
       example: 7,
     }),
   })
