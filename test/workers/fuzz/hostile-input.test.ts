@@ -25,7 +25,9 @@ async function snapshot(contextId: string): Promise<string> {
     const sql = state.storage.sql;
     const tables = sql
       .exec<{ name: string }>(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' ORDER BY name",
+        // The access cache and rate windows are bookkeeping of every request, refused or not
+        // (like D1's rate_limit_windows below), not memory a refused request may not write.
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT IN ('_access_keys', '_access_context', '_rate_windows') ORDER BY name",
       )
       .toArray()
       .map((t) => t.name);
@@ -34,7 +36,7 @@ async function snapshot(contextId: string): Promise<string> {
     );
   });
   const d1Tables = await env.DB.prepare(
-    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'd1_%' AND name != 'rate_limit_windows' ORDER BY name",
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'd1_%' AND name NOT IN ('rate_limit_windows', 'key_cache_sites') ORDER BY name",
   ).all<{ name: string }>();
   const d1: string[] = [];
   for (const { name } of d1Tables.results) {
