@@ -166,6 +166,7 @@ export const mcpRoutes: RouteModule = {
     // answered by the Origin guard's CORS layer around this): the methods, no body.
     app.options('/mcp', (c) => c.body(null, 204, { allow: 'POST, OPTIONS' }));
     // Every other method is a 405 problem from the memory service, never the site's plain 405.
-    app.on(['GET', 'DELETE', 'PUT', 'PATCH'], '/mcp', methodNotAllowed);
+    // `all` after the two above: GET, DELETE, PUT, PATCH, HEAD, TRACE and any other token.
+    app.all('/mcp', methodNotAllowed);
   },
 };

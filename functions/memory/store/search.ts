@@ -2,6 +2,7 @@ import { fuseScores, normalise, weightsFor, type Scored } from '../retrieval/fus
 import { withConversation } from '../retrieval/conversation.ts';
 import { gatedWeights, lexicalCoverage } from '../retrieval/lexical-gate.ts';
 import { HASH_MODEL_ID } from '../retrieval/local-embeddings.ts';
+import { SIF_MODEL_ID } from '../retrieval/sif-embeddings.ts';
 import { personalisedPageRank } from '../retrieval/ppr.ts';
 import { expansionTerms } from '../retrieval/prf.ts';
 import { synonymTerms } from '../retrieval/synonyms.ts';
@@ -321,8 +322,9 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
   const weights = gatedWeights(
     weightsFor(modelId),
     coverage,
-    // The hashing model's vectors repeat lexical evidence; other models' carry meaning.
-    modelId === HASH_MODEL_ID,
+    // The local models' vectors mostly confirm lexical evidence when the words already match;
+    // a neural model's carry meaning bm25 lacks, so its weight is left as it is.
+    modelId === HASH_MODEL_ID || modelId === SIF_MODEL_ID,
   );
   const prf = conversation && weights.prf > 0 ? prfRanked(sql, req, bm25, accept, read, depth) : [];
   const vector = vectorRanked(sql, cache, req, accept, depth);

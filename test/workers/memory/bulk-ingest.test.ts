@@ -5,6 +5,7 @@ import {
   embedHashed,
   HASH_MODEL_ID,
 } from '../../../functions/memory/retrieval/local-embeddings.ts';
+import { analyseContent } from '../../../functions/memory/retrieval/text-analysis.ts';
 import { contentTimeTerms } from '../../../functions/memory/retrieval/time-terms.ts';
 import { insertItems } from '../../../functions/memory/store/items.ts';
 import { applyMigrations } from '../../../functions/memory/store/schema/runner.ts';
@@ -88,8 +89,12 @@ describe('bulk insertItems', () => {
       expect(fts.map((f) => f.rowid)).toEqual(rows.map((r) => r.seq));
       fts.forEach((f, i) => {
         expect(f.content).toBe(contents[i]);
+        // The resolved dates, then the text analysis's index words (lemmas, number spellings).
         expect(f.terms).toBe(
-          contentTimeTerms(contents[i] ?? '', i === 2 ? '2023-05-08T10:00:00.000Z' : now).join(' '),
+          [
+            ...contentTimeTerms(contents[i] ?? '', i === 2 ? '2023-05-08T10:00:00.000Z' : now),
+            ...analyseContent(contents[i] ?? '').terms,
+          ].join(' '),
         );
       });
 

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryApp } from '../../../functions/memory/app.ts';
+import { setObjectDeps } from '../../../functions/memory/context-object/object-deps.ts';
 import { createDeps } from '../../../functions/memory/operations/create-deps.ts';
 import { reembedContext } from '../../../functions/memory/operations/reembed.ts';
 import { hashEmbedder } from '../../../functions/memory/retrieval/local-embeddings.ts';
@@ -17,6 +18,7 @@ interface QueryResponse {
 // must keep answering (bm25, with a note, while the reembed job catches up), and once re-embedded
 // its vector mode must find what the new model is for: a paraphrase sharing no word.
 describe('upgrading the local embedding model from local-hash-v1 to local-sif-v1', () => {
+  afterEach(() => setObjectDeps(null));
   it('keeps an existing Context answering, then re-embeds it and finds paraphrases', async () => {
     const ctx = 'models-local-upgrade';
     await createContext(ctx);
@@ -33,7 +35,9 @@ describe('upgrading the local embedding model from local-hash-v1 to local-sif-v1
         },
         env,
       );
-    // Written by a deployment still on the hashing model.
+    // Written by a deployment still on the hashing model (writes run in the Context's object, so
+    // the old model is wired there as well as in the Worker).
+    setObjectDeps((e, wiring) => createDeps(e, { ...wiring, embedder: hashEmbedder }));
     const before = createMemoryApp({ deps: (e) => createDeps(e, { embedder: hashEmbedder }) });
     for (const content of [
       'We adopted a beagle puppy from the shelter on Saturday',
@@ -43,6 +47,7 @@ describe('upgrading the local embedding model from local-hash-v1 to local-sif-v1
       await json(await request(before, 'facts', { content }), 201);
     }
 
+    setObjectDeps(null);
     const after = createMemoryApp();
     expect(createDeps(env).embedder.modelId).toBe(SIF_MODEL_ID);
     const during = await json<QueryResponse>(
