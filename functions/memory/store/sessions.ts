@@ -42,15 +42,11 @@ function scopesColumn(sql: SqlStorage): string {
   return n > 0 ? 's.scopes' : `'[]'`;
 }
 
-/** A turn as SQLite returns it (a type alias, which `exec` accepts where an interface is not). */
-export type TurnRow = {
-  id: string;
-  session_id: string;
-  role: string;
-  content: string;
-  created_at: string;
-  valid_from: string;
-};
+/**
+ * A turn as SQLite returns it: `TurnRecord` re-mapped as a type alias, which `exec` accepts where
+ * an interface (no index signature) is not, without restating its fields.
+ */
+export type TurnRow = { [K in keyof TurnRecord]: TurnRecord[K] };
 
 /** Before the `turn-time` step a turn was said when it was stored. */
 export function turnTimeColumn(sql: SqlStorage): string {
