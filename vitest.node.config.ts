@@ -27,6 +27,9 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
+          // Every browser test launches its own Chromium (one page per process), which on a
+          // loaded 2-core machine can take several seconds by itself: a limit, not a speed claim.
+          testTimeout: 60_000,
           globalSetup: ['./test/e2e/global-setup.ts'],
         },
       },

@@ -51,14 +51,17 @@ export async function openPage(): Promise<{ page: Page; close: () => Promise<voi
 
 /**
  * Resolves once the work a page queued for after its first paint has run (src/client/
- * scrollable-focus.ts gives sideways-scrolling regions their tab stops then). Idle callbacks run
- * in the order they were queued, and the page queued its own during load, before this one.
+ * scrollable-focus.ts gives sideways-scrolling regions their tab stops then). The page queued
+ * its idle callback during load with a 1 s deadline (src/client/after-paint.ts); this one is
+ * queued later with a later deadline, so it cannot run first. The deadline matters: on a busy
+ * machine headless Chromium can go a long time without an idle period, and an idle callback
+ * without one once held an axe test past its 30 s timeout in CI.
  */
 export async function afterFirstIdle(page: Page): Promise<void> {
   await page.evaluate(
     () =>
       new Promise<void>((resolve) => {
-        requestAnimationFrame(() => requestIdleCallback(() => resolve()));
+        requestAnimationFrame(() => requestIdleCallback(() => resolve(), { timeout: 3000 }));
       }),
   );
 }
