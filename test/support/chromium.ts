@@ -61,6 +61,9 @@ export async function afterFirstIdle(page: Page): Promise<void> {
   await page.evaluate(
     () =>
       new Promise<void>((resolve) => {
+        // A page that draws no frame (never painted, or throttled) never runs the rAF callback:
+        // a plain timer still ends the wait, after the page's own 1 s deadline has passed.
+        setTimeout(resolve, 5000);
         requestAnimationFrame(() => requestIdleCallback(() => resolve(), { timeout: 3000 }));
       }),
   );
