@@ -1,33 +1,10 @@
 import { constantTimeEqual, hashSecret } from '../auth/bearer.ts';
-import type { AuthContext, Grants, PrincipalKind } from '../auth/principal.ts';
+import { BOOTSTRAP_AUTH, KEY_ROW_BY_HASH, type KeyRow } from '../auth/key-row.ts';
+import type { AuthContext, Grants } from '../auth/principal.ts';
 import { fail, ok, type Result } from '../errors.ts';
 import type { ContextRow } from '../operations/contexts.ts';
-import { ROOT_SCOPE } from '../scopes/path.ts';
 import type { AccessCache } from './access-cache.ts';
 import type { Credential, KeyEntry } from './access-types.ts';
-
-interface KeyRow {
-  id: string;
-  hash: string;
-  context_id: string | null;
-  grants: string;
-  scope_floor: string | null;
-  revoked_at: string | null;
-  principal_id: string;
-  principal_kind: PrincipalKind;
-  display_name: string;
-}
-
-const FULL_GRANTS: Grants = {
-  'memory:read': [ROOT_SCOPE],
-  'memory:write': [ROOT_SCOPE],
-  'memory:forget': [ROOT_SCOPE],
-};
-
-const BOOTSTRAP: AuthContext = {
-  principal: { id: 'bootstrap', kind: 'management', displayName: 'bootstrap' },
-  key: { keyId: 'bootstrap', contextId: null, grants: FULL_GRANTS, scopeFloor: null },
-};
 
 export interface Access {
   auth: AuthContext;
@@ -73,14 +50,7 @@ async function fill(
   const statements: D1PreparedStatement[] = [];
   if (needKey) {
     statements.push(
-      db
-        .prepare(
-          `SELECT k.id, k.hash, k.context_id, k.grants, k.scope_floor, k.revoked_at,
-                  p.id AS principal_id, p.kind AS principal_kind, p.display_name
-             FROM api_keys k JOIN principals p ON p.id = k.principal_id
-            WHERE k.hash = ?`,
-        )
-        .bind(hash),
+      db.prepare(KEY_ROW_BY_HASH).bind(hash),
       db
         .prepare(
           `INSERT OR IGNORE INTO key_cache_sites (key_id, context_id)
@@ -145,7 +115,7 @@ export async function checkAccess(
     if (context === undefined) context = filled.context;
   }
   let auth: AuthContext;
-  if (bootstrap) auth = BOOTSTRAP;
+  if (bootstrap) auth = BOOTSTRAP_AUTH;
   else {
     if (!entry) return fail({ kind: 'unauthorized', detail: 'unknown API key' });
     if (entry.revoked) return fail({ kind: 'unauthorized', detail: 'this API key was revoked' });

@@ -1,26 +1,7 @@
 import { MemoryError } from '../errors.ts';
 import { constantTimeEqual, hashSecret, parseBearer } from './bearer.ts';
+import { BOOTSTRAP_AUTH, KEY_ROW_BY_HASH, type KeyRow } from './key-row.ts';
 import type { AuthContext, Grants } from './principal.ts';
-import { ROOT_SCOPE } from '../scopes/path.ts';
-
-interface KeyRow {
-  id: string;
-  hash: string;
-  /** null: an unbound (root) management key. */
-  context_id: string | null;
-  grants: string;
-  scope_floor: string | null;
-  revoked_at: string | null;
-  principal_id: string;
-  principal_kind: string;
-  display_name: string;
-}
-
-const FULL_GRANTS: Grants = {
-  'memory:read': [ROOT_SCOPE],
-  'memory:write': [ROOT_SCOPE],
-  'memory:forget': [ROOT_SCOPE],
-};
 
 function unauthorized(detail: string): MemoryError {
   return new MemoryError({ kind: 'unauthorized', detail });
@@ -45,21 +26,9 @@ export async function authenticate(
   const hash = await hashSecret(parsed.secret);
   const bootstrap = env.MEMORY_BOOTSTRAP_KEY;
   if (bootstrap && parsed.kind === 'management') {
-    if (constantTimeEqual(hash, await hashSecret(bootstrap))) {
-      return {
-        principal: { id: 'bootstrap', kind: 'management', displayName: 'bootstrap' },
-        key: { keyId: 'bootstrap', contextId: null, grants: FULL_GRANTS, scopeFloor: null },
-      };
-    }
+    if (constantTimeEqual(hash, await hashSecret(bootstrap))) return BOOTSTRAP_AUTH;
   }
-  const row = await env.DB.prepare(
-    `SELECT k.id, k.hash, k.context_id, k.grants, k.scope_floor, k.revoked_at,
-            p.id AS principal_id, p.kind AS principal_kind, p.display_name
-       FROM api_keys k JOIN principals p ON p.id = k.principal_id
-      WHERE k.hash = ?`,
-  )
-    .bind(hash)
-    .first<KeyRow>();
+  const row = await env.DB.prepare(KEY_ROW_BY_HASH).bind(hash).first<KeyRow>();
   // The lookup is by hash; the constant-time compare guards against any index-side shortcut.
   if (!row || !constantTimeEqual(row.hash, hash)) throw unauthorized('unknown API key');
   if (row.revoked_at !== null) throw unauthorized('this API key was revoked');

@@ -1,10 +1,12 @@
-import { fuseScores, normalise, weightsFor, type Scored } from '../retrieval/fusion.ts';
+import { fuseScores, normalise, weightsFor, type Arm, type Scored } from '../retrieval/fusion.ts';
 import { withConversation } from '../retrieval/conversation.ts';
+import { contentPrior } from '../retrieval/content-prior.ts';
 import { gatedWeights, lexicalCoverage } from '../retrieval/lexical-gate.ts';
 import { HASH_MODEL_ID } from '../retrieval/local-embeddings.ts';
 import { SIF_MODEL_ID } from '../retrieval/sif-embeddings.ts';
 import { personalisedPageRank } from '../retrieval/ppr.ts';
 import { expansionTerms } from '../retrieval/prf.ts';
+import { softMatchRanked } from '../retrieval/soft-match.ts';
 import { synonymTerms } from '../retrieval/synonyms.ts';
 import { analyseQuery, type QueryAnalysis } from '../retrieval/text-analysis.ts';
 import { queryTimeTerms } from '../retrieval/time-terms.ts';
@@ -259,6 +261,31 @@ function conversationRanked(
   });
 }
 
+/**
+ * The list with each score scaled by its item's content prior (retrieval/content-prior.ts),
+ * re-sorted: one read of the items not yet seen, then arithmetic.
+ */
+function withPrior(ranked: Scored[], read: Probe): Scored[] {
+  read.prefetch(ranked.map((r) => r.seq));
+  return ranked
+    .map((r) => {
+      const item = read(r.seq);
+      return { seq: r.seq, score: item ? r.score * contentPrior(item.content, item.session) : 0 };
+    })
+    .sort((a, b) => b.score - a.score || a.seq - b.seq);
+}
+
+/** Soft matching (retrieval/soft-match.ts) over every candidate the other arms listed. */
+function softRanked(text: string, arms: { list: Scored[] }[], read: Probe): Scored[] {
+  const pool = [...new Set(arms.flatMap((a) => a.list.map((r) => r.seq)))];
+  read.prefetch(pool);
+  const docs = pool.flatMap((seq) => {
+    const item = read(seq);
+    return item ? [{ seq, content: item.content }] : [];
+  });
+  return softMatchRanked(text, docs);
+}
+
 function hydrate(
   sql: SqlStorage,
   ranked: Scored[],
@@ -313,12 +340,12 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
   // FTS `terms` column).
   const query = analyseQuery(req.text);
   const dates = [...query.words, ...(conversation ? queryTimeTerms(req.text) : [])];
-  if (req.mode === 'bm25') return hydrate(sql, bm25Ranked(sql, req.text, dates, accept, read, k));
-  const modelId = req.vector?.modelId ?? null;
   // How deep each arm's list goes before fusion. Deeper lists normalise each arm over more of its
   // distribution and give the graph walk more to rank (dev, recall@10: 30 -> 0.478, 100 -> 0.489,
   // replayed over recorded arm lists); the cost is reads of a few dozen more rows per arm.
   const depth = Math.max(k * 3, 100);
+  if (req.mode === 'bm25') return hydrate(sql, bm25Ranked(sql, req.text, dates, accept, read, k));
+  const modelId = req.vector?.modelId ?? null;
   const bm25 = bm25Ranked(sql, req.text, dates, accept, read, depth);
   const best = bm25[0];
   const coverage = best ? lexicalCoverage(req.text, read(best.seq)?.content ?? '') : 0;
@@ -341,17 +368,18 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
     synonyms.length > 0 && weights.synonym > 0
       ? bm25Ranked(sql, synonyms.join(' '), [], accept, read, depth)
       : [];
-  const arms = [
-    { arm: 'bm25' as const, list: bm25 },
-    { arm: 'prf' as const, list: prf },
-    { arm: 'synonym' as const, list: synonym },
-    { arm: 'vector' as const, list: vector },
+  const arms: { arm: Arm; list: Scored[] }[] = [
+    { arm: 'bm25', list: bm25 },
+    { arm: 'prf', list: prf },
+    { arm: 'synonym', list: synonym },
+    { arm: 'vector', list: vector },
   ];
+  if (weights.soft > 0) arms.push({ arm: 'soft', list: softRanked(req.text, arms, read) });
   const bm25Ranks = rankMap(bm25);
   const vectorRanks = rankMap(vector);
   if (req.mode === 'hybrid') {
     const fused = fuseScores(arms, weights);
-    const ranked = conversationRanked(sql, fused, accept, read, weights);
+    const ranked = withPrior(conversationRanked(sql, fused, accept, read, weights), read);
     return hydrate(sql, ranked.slice(0, k), (seq) => ({
       bm25: bm25Ranks.get(seq) ?? null,
       vector: vectorRanks.get(seq) ?? null,
@@ -359,8 +387,8 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
   }
   const first = fuseScores(arms, seedWeights);
   const graph = graphRanked(sql, query, first, accept, read, depth);
-  const fused = fuseScores([...arms, { arm: 'graph' as const, list: graph }], weights);
-  const ranked = conversationRanked(sql, fused, accept, read, weights);
+  const fused = fuseScores([...arms, { arm: 'graph', list: graph }], weights);
+  const ranked = withPrior(conversationRanked(sql, fused, accept, read, weights), read);
   const graphRanks = rankMap(graph);
   return hydrate(sql, ranked.slice(0, k), (seq) => ({
     bm25: bm25Ranks.get(seq) ?? null,

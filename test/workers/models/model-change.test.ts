@@ -7,6 +7,7 @@ import {
   planRetrieval,
   retrieveMemory,
 } from '../../../functions/memory/operations/model-retrieval.ts';
+import { DEFAULT_MODE } from '../../../functions/memory/operations/query.ts';
 import { reembedContext } from '../../../functions/memory/operations/reembed.ts';
 import { l2normalise, type Embedder } from '../../../functions/memory/retrieval/embedder.ts';
 import { call, createContext, json, rootAuth } from './model-api.ts';
@@ -54,7 +55,7 @@ describe('changing the embedding model', () => {
       k: 5,
     });
     // The model-backed paths use the default mode (the best measured one) when none is given.
-    expect(after).toMatchObject({ mode: 'hybrid_graph', note: null });
+    expect(after).toMatchObject({ mode: DEFAULT_MODE, note: null });
     // Back on the original model, its vectors are gone too: it falls back the same way.
     expect((await planRetrieval(before, ctx, 'vector')).mode).toBe('bm25');
   });

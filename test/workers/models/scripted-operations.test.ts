@@ -4,6 +4,7 @@ import { chat } from '../../../functions/memory/operations/chat.ts';
 import { consolidate } from '../../../functions/memory/operations/consolidate.ts';
 import { createDeps } from '../../../functions/memory/operations/create-deps.ts';
 import { inferAndStore } from '../../../functions/memory/operations/infer-facts.ts';
+import { DEFAULT_MODE } from '../../../functions/memory/operations/query.ts';
 import { reembedContext } from '../../../functions/memory/operations/reembed.ts';
 import { reflect } from '../../../functions/memory/operations/reflect.ts';
 import { ModelError } from '../../../functions/memory/models/provider.ts';
@@ -65,7 +66,7 @@ describe('model-backed operations with a scripted provider', () => {
       provider,
     );
     expect(out.budget.used - before.usage.llm_tokens).toBe(111);
-    expect(out.response.retrieval).toMatchObject({ mode: 'hybrid_graph', note: null });
+    expect(out.response.retrieval).toMatchObject({ mode: DEFAULT_MODE, note: null });
   });
 
   it('infer=full: model facts are reconciled and stored; invalid model output stores nothing', async () => {
