@@ -20,7 +20,9 @@ export const recallTool = defineTool({
     mode: z
       .enum(SEARCH_MODES)
       .default(DEFAULT_MODE)
-      .describe('vector, bm25, hybrid or hybrid_graph (default: hybrid, the best measured recall).'),
+      .describe(
+        'vector, bm25, hybrid or hybrid_graph (default: hybrid, the best measured recall).',
+      ),
     k: z.number().int().min(1).max(MAX_K).default(DEFAULT_K).describe(`Results, 1-${MAX_K}.`),
     lens: lensField,
     include_superseded: z
