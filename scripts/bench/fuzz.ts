@@ -170,6 +170,7 @@ export async function runFuzzBench(): Promise<string> {
     const timed: Timed[] = [];
     const classes = new Map<string, number>();
     const failures: string[] = [];
+    let unsent = 0;
     let next = 0;
     const fuzzStart = workerdSched(root);
     const started = performance.now();
@@ -192,7 +193,13 @@ export async function runFuzzBench(): Promise<string> {
           const problem = await checkResponse(req, res);
           if (problem !== null) failures.push(problem);
         } catch (err) {
-          failures.push(`network error for ${req.method} ${req.path.slice(0, 80)}: ${String(err)}`);
+          // Node's fetch refuses to send some methods (TRACE, CONNECT) at all: the request never
+          // reached the server, so it is counted apart, not as the server's failure.
+          if (err instanceof TypeError && /HTTP method is unsupported/.test(err.message)) unsent++;
+          else
+            failures.push(
+              `network error for ${req.method} ${req.path.slice(0, 80)}: ${String(err)}`,
+            );
         }
       }
     };
@@ -215,6 +222,7 @@ export async function runFuzzBench(): Promise<string> {
       `|---|---|`,
       `| responses by class | ${rows} |`,
       `| contract failures (5xx, non-problem errors) | ${failures.length} |`,
+      `| not sent (methods Node's fetch refuses, e.g. TRACE) | ${unsent} |`,
       `| quiet (${QUIET_MS / 1000} s before the fuzz): \`GET /health\` p50 / p95 / p99 / max | ${fmt(qh)} |`,
       `| quiet: \`GET /robots.txt\` p50 / p95 / p99 / max | ${fmt(qp)} |`,
       `| \`GET /health\` p50 / p95 / p99 / max during the run | ${fmt(h)} |`,

@@ -34,15 +34,39 @@ function resourceOf(origin: string): string {
   return `${origin}/`;
 }
 
-function problem401(request: Request, typeBase: string | undefined, detail: string): Response {
+function problem401(
+  request: Request,
+  typeBase: string | undefined,
+  detail: string,
+  oauth: OAuthErrorBody | null = null,
+): Response {
   const url = new URL(request.url);
   const body = problemBody({
     slug: 'unauthorized',
     detail,
     instance: url.pathname,
     typeBase: errorTypeBase(typeBase, url.origin),
+    ...(oauth ? { extensions: { error: oauth.error } } : {}),
   });
   return problemResponse(body, { 'www-authenticate': bearerChallenge(url.origin) });
+}
+
+interface OAuthErrorBody {
+  error: string;
+  description: string | undefined;
+}
+
+/** The `error` and `error_description` of an OAuth error response, or null for any other body. */
+async function oauthErrorOf(res: Response): Promise<OAuthErrorBody | null> {
+  try {
+    const parsed: unknown = await res.json();
+    if (typeof parsed !== 'object' || parsed === null) return null;
+    const { error, error_description: description } = parsed as Record<string, unknown>;
+    if (typeof error !== 'string') return null;
+    return { error, description: typeof description === 'string' ? description : undefined };
+  } catch {
+    return null;
+  }
 }
 
 function helpersOf(env: Env): OAuthHelpers | undefined {
@@ -173,15 +197,19 @@ export function withOAuth(app: FetchHandler): FetchHandler {
       return oauthError(500, 'server_error', err instanceof Error ? err.message : String(err));
     }
     const res = await guarded(entry, request, env, ctx);
-    // The provider answers a request without a token with an empty 401 (its challenge and CORS
-    // headers are right); give it the service's problem body too.
-    if (url.pathname === MCP_PATH && res.status === 401 && !res.headers.has('content-type')) {
-      const body = problem401(request, env.ERROR_TYPE_BASE, missing);
-      res.headers.forEach((value, name) => body.headers.set(name, value));
-      body.headers.set('content-type', 'application/problem+json');
-      return body;
-    }
-    return res;
+    if (url.pathname !== MCP_PATH || res.status !== 401) return res;
+    // The provider answers /mcp without a token with an empty 401, and with a token it cannot
+    // resolve with its own JSON (`{"error":"invalid_token",...}`, not passed through `onError`);
+    // its challenge and CORS headers are right. Give both the service's problem body, keeping
+    // the OAuth `error` member for clients that read it (RFC 9457 allows extension members).
+    const type = res.headers.get('content-type') ?? '';
+    if (type.startsWith('application/problem+json')) return res;
+    const oauth = type.startsWith('application/json') ? await oauthErrorOf(res) : null;
+    const body = problem401(request, env.ERROR_TYPE_BASE, oauth?.description ?? missing, oauth);
+    res.headers.forEach((value, name) => body.headers.set(name, value));
+    body.headers.set('content-type', 'application/problem+json');
+    body.headers.delete('content-length');
+    return body;
   };
 }
 

@@ -158,6 +158,15 @@ describe('OAuth discovery documents', () => {
     });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toContain('resource_metadata=');
+    // The service's problem body (the hostile-input fuzz found the provider's bare OAuth JSON
+    // here), with the OAuth `error` kept for clients that read it.
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    expect(await res.json()).toMatchObject({
+      status: 401,
+      title: 'Unauthorized',
+      instance: '/mcp',
+      error: 'invalid_token',
+    });
   });
 });
 
