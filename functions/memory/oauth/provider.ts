@@ -77,7 +77,6 @@ function helpersOf(env: Env): OAuthHelpers | undefined {
 function providerOptions(
   origin: string,
   app: FetchHandler,
-  typeBase: string,
   refreshTokenTTL: number,
 ): OAuthProviderOptions<Env> {
   const resource = resourceOf(origin);
@@ -117,14 +116,6 @@ function providerOptions(
         return null;
       }
     },
-    onError({ status, description, headers, request }) {
-      // Token failures on /mcp become the service's problem body; the OAuth endpoints keep the
-      // OAuth error format their clients expect.
-      if (!request || status !== 401 || new URL(request.url).pathname !== MCP_PATH) return;
-      const res = problem401(request, typeBase, description);
-      for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
-      return res;
-    },
   };
 }
 
@@ -141,7 +132,7 @@ function providerFor(origin: string, app: FetchHandler, env: Env): ProviderEntry
   const known = providers.get(origin);
   if (known) return known;
   const refreshTokenTTL = refreshTokenTtlSeconds(env);
-  const options = providerOptions(origin, app, env.ERROR_TYPE_BASE, refreshTokenTTL);
+  const options = providerOptions(origin, app, refreshTokenTTL);
   const entry = { provider: new OAuthProvider<Env>(options), options, refreshTokenTTL };
   providers.set(origin, entry);
   return entry;
@@ -198,10 +189,12 @@ export function withOAuth(app: FetchHandler): FetchHandler {
     }
     const res = await guarded(entry, request, env, ctx);
     if (url.pathname !== MCP_PATH || res.status !== 401) return res;
-    // The provider answers /mcp without a token with an empty 401, and with a token it cannot
-    // resolve with its own JSON (`{"error":"invalid_token",...}`, not passed through `onError`);
-    // its challenge and CORS headers are right. Give both the service's problem body, keeping
-    // the OAuth `error` member for clients that read it (RFC 9457 allows extension members).
+    // Every 401 on /mcp is shaped here, and only here: the provider answers without a token
+    // with an empty 401 and with a token it cannot resolve with its own OAuth JSON
+    // (`{"error":"invalid_token",...}`; not every such answer passes its `onError` hook). Its
+    // challenge and CORS headers are right; the body becomes the service's problem document,
+    // keeping the OAuth `error` member for clients that read it (RFC 9457 extension member).
+    // The OAuth endpoints keep the OAuth error format their clients expect.
     const type = res.headers.get('content-type') ?? '';
     if (type.startsWith('application/problem+json')) return res;
     const oauth = type.startsWith('application/json') ? await oauthErrorOf(res) : null;
