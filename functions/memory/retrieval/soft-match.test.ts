@@ -24,4 +24,15 @@ describe('soft matching', () => {
   it('returns nothing for a question of stop words only', () => {
     expect(softMatchRanked('what is the', [{ seq: 1, content: 'anything at all' }])).toEqual([]);
   });
+
+  it('scores a turn by its content, not by a cached seq, and the same on every call', () => {
+    const question = 'Would she enjoy a ceramics workshop?';
+    const pottery = { seq: 7, content: 'Maya: Glazed my first bowl at the pottery studio.' };
+    const first = softMatchRanked(question, [pottery]);
+    expect(softMatchRanked(question, [pottery])).toEqual(first);
+    // The same seq with other words (a reused or rewritten row) is scored afresh.
+    const other = softMatchRanked(question, [{ seq: 7, content: 'Maya: Zzqx.' }]);
+    expect(other).toEqual([]);
+    expect(first[0]?.score ?? 0).toBeGreaterThan(0);
+  });
 });

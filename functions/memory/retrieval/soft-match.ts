@@ -55,6 +55,43 @@ function wordsOf(table: WordVectorTable, list: string[]): Word[] {
   return list.map((w) => ({ stem: stemmer(w), row: rowOf(table, w) }));
 }
 
+/**
+ * A turn's analysed words by its content. The same turns come back query after query (the arms'
+ * candidate pools overlap), and tokenising, expanding and stemming them again was a tenth of a
+ * hybrid query's time; a turn's content never changes under its text, so the cache cannot go stale.
+ */
+const saidCache = new Map<string, Word[]>();
+const SAID_CACHE_MAX = 4_096;
+
+function saidWords(table: WordVectorTable, content: string): Word[] {
+  const known = saidCache.get(content);
+  if (known) return known;
+  const words = wordsOf(table, contentWords(expandContractions(content)));
+  // Oldest first out: a Map iterates in insertion order.
+  if (saidCache.size >= SAID_CACHE_MAX) {
+    const oldest = saidCache.keys().next();
+    if (oldest.done !== true) saidCache.delete(oldest.value);
+  }
+  saidCache.set(content, words);
+  return words;
+}
+
+/**
+ * A question word's rescaled match against one vocabulary row, memoised for the query: the pool's
+ * turns share most of their words, so each distinct pair is computed once.
+ */
+function pairScorer(table: WordVectorTable, row: number): (other: number) => number {
+  const memo = new Map<number, number>();
+  const mine = unit(table, row);
+  return (other) => {
+    const known = memo.get(other);
+    if (known !== undefined) return known;
+    const cos = dot(mine, unit(table, other));
+    memo.set(other, cos);
+    return cos;
+  };
+}
+
 /** Soft-match scores of `pool` for `question`, best first; items that match nothing are left out. */
 export function softMatchRanked(
   question: string,
@@ -66,19 +103,21 @@ export function softMatchRanked(
   // Rare words say more: SIF's weight for known words, full weight for words the table lacks.
   const weights = asked.map((q) => (q.row === undefined ? 1 : sifWeight(q.row)));
   const total = weights.reduce((a, b) => a + b, 0);
+  const cosines = asked.map((q) => (q.row === undefined ? null : pairScorer(table, q.row)));
   const out: Scored[] = [];
   for (const { seq, content } of pool) {
-    const said = wordsOf(table, contentWords(expandContractions(content)));
+    const said = saidWords(table, content);
     let score = 0;
     asked.forEach((q, i) => {
+      const cosine = cosines[i] ?? null;
       let best = 0;
       for (const d of said) {
         if (d.stem === q.stem) {
           best = 1;
           break;
         }
-        if (q.row === undefined || d.row === undefined) continue;
-        const cos = dot(unit(table, q.row), unit(table, d.row));
+        if (cosine === null || d.row === undefined) continue;
+        const cos = cosine(d.row);
         if (cos > best) best = cos;
       }
       const s = best >= 1 ? 1 : Math.max(0, (best - SOFT_FLOOR) / (1 - SOFT_FLOOR));
