@@ -1,3 +1,4 @@
+import { stemmer } from 'stemmer';
 import { queryWords } from '../retrieval/text.ts';
 import { jsonBatches } from './json-batches.ts';
 
@@ -39,9 +40,51 @@ export function ftsDelete(sql: SqlStorage, seq: number): void {
  * syntax error can come from user input, and OR-ed, letting bm25 rank by how many match.
  */
 export function ftsQuery(text: string, extra: string[] = []): string | null {
-  const terms = [...new Set([...queryWords(text), ...extra])].slice(0, 40);
+  return matchOf(queryTerms(text, extra));
+}
+
+function queryTerms(text: string, extra: string[]): string[] {
+  return [...new Set([...queryWords(text), ...extra])].slice(0, 40);
+}
+
+function matchOf(terms: string[]): string | null {
   if (terms.length === 0) return null;
   return terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(' OR ');
+}
+
+/**
+ * Which of a query's terms the FTS match uses:
+ * - `all`: every term, as typed (analysed).
+ * - `weighed`: only the terms bm25 weighs above zero (`weighedTerms`); none left means no match.
+ *   For the expansion arms (thesaurus, feedback words), where rows matched on nothing but
+ *   ubiquitous words are no evidence.
+ * - `weighed-first`: FTS5's own list, built cheaply: the rows that match a weighed term, best
+ *   first, and only if the caller reads past them, the rows that matched nothing but zero-weight
+ *   terms (their scores are about 1e-6, below every weighed row's). When no term is weighed (a
+ *   Context of a few items, where every term is in half the rows) it is `all`.
+ */
+export type TermPolicy = 'all' | 'weighed' | 'weighed-first';
+
+/**
+ * The terms FTS5's bm25 gives a weight above zero. Its inverse document frequency,
+ * log((N - n + 0.5) / (n + 0.5)), is at or below zero once a term is in half the rows or more, and
+ * FTS5 then scores it 1e-6: such a term ("reviews" in every note, a speaker's name on half the
+ * turns) adds nothing to any score, yet makes every row that holds it a match that bm25 must score
+ * and sort. Leaving it out keeps the order of every row that matches a weighed term (to 1e-6) and
+ * drops only rows whose score was zero. Terms no row holds go too (they match nothing). Needs
+ * `items_fts_vocab` (the conversation-time schema step); `rows` counts the items (FTS5's own N may
+ * differ by the few items being written, which moves the cut-off by as much).
+ */
+function weighedTerms(sql: SqlStorage, terms: string[]): string[] {
+  const rows = sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM items').one().n;
+  const df = documentFrequencies(
+    sql,
+    terms.map((t) => stemmer(t)),
+  );
+  return terms.filter((t) => {
+    const n = df.get(stemmer(t)) ?? 0;
+    return n > 0 && 2 * n < rows;
+  });
 }
 
 export interface FtsHit {
@@ -50,15 +93,34 @@ export interface FtsHit {
   score: number;
 }
 
-/** Iterates FTS hits best first; the caller stops when it has enough after filtering. */
-export function* ftsSearch(sql: SqlStorage, text: string, extra: string[] = []): Generator<FtsHit> {
-  const match = ftsQuery(text, extra);
+function* ranked(sql: SqlStorage, terms: string[], skip?: ReadonlySet<number>): Generator<FtsHit> {
+  const match = matchOf(terms);
   if (match === null) return;
   const cursor = sql.exec<{ seq: number; rank: number }>(
     'SELECT rowid AS seq, bm25(items_fts) AS rank FROM items_fts WHERE items_fts MATCH ? ORDER BY rank',
     match,
   );
-  for (const row of cursor) yield { seq: row.seq, score: -row.rank };
+  for (const row of cursor) if (!skip?.has(row.seq)) yield { seq: row.seq, score: -row.rank };
+}
+
+/** Iterates FTS hits best first; the caller stops when it has enough after filtering. */
+export function* ftsSearch(
+  sql: SqlStorage,
+  text: string,
+  extra: string[] = [],
+  policy: TermPolicy = 'all',
+): Generator<FtsHit> {
+  const terms = queryTerms(text, extra);
+  if (policy === 'all' || terms.length === 0) return yield* ranked(sql, terms);
+  const weighed = weighedTerms(sql, terms);
+  if (policy === 'weighed') return yield* ranked(sql, weighed);
+  if (weighed.length === 0) return yield* ranked(sql, terms);
+  const seen = new Set<number>();
+  for (const hit of ranked(sql, weighed)) {
+    seen.add(hit.seq);
+    yield hit;
+  }
+  yield* ranked(sql, terms, seen);
 }
 
 /**
