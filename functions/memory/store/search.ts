@@ -1,4 +1,5 @@
 import { fuseScores, normalise, weightsFor, type Arm, type Scored } from '../retrieval/fusion.ts';
+import { answerTypeFactor, expectedAnswer } from '../retrieval/answer-type.ts';
 import { withConversation } from '../retrieval/conversation.ts';
 import { contentPrior } from '../retrieval/content-prior.ts';
 import { gatedWeights, lexicalCoverage } from '../retrieval/lexical-gate.ts';
@@ -271,15 +272,19 @@ function conversationRanked(
 }
 
 /**
- * The list with each score scaled by its item's content prior (retrieval/content-prior.ts),
+ * The list with each score scaled by its item's content prior (retrieval/content-prior.ts) and by
+ * whether it carries the type of answer the question asks for (retrieval/answer-type.ts),
  * re-sorted: one read of the items not yet seen, then arithmetic.
  */
-function withPrior(ranked: Scored[], read: Probe): Scored[] {
+function withPrior(ranked: Scored[], read: Probe, question: string): Scored[] {
   read.prefetch(ranked.map((r) => r.seq));
+  const want = expectedAnswer(question);
   return ranked
     .map((r) => {
       const item = read(r.seq);
-      return { seq: r.seq, score: item ? r.score * contentPrior(item.content, item.session) : 0 };
+      if (!item) return { seq: r.seq, score: 0 };
+      const prior = contentPrior(item.content, item.session);
+      return { seq: r.seq, score: r.score * prior * answerTypeFactor(want, item.content) };
     })
     .sort((a, b) => b.score - a.score || a.seq - b.seq);
 }
@@ -400,7 +405,7 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
   const vectorRanks = rankMap(vector);
   if (req.mode === 'hybrid') {
     const fused = fuseScores(arms, weights);
-    const ranked = withPrior(conversationRanked(sql, fused, accept, read, weights), read);
+    const ranked = withPrior(conversationRanked(sql, fused, accept, read, weights), read, req.text);
     return hydrate(sql, ranked.slice(0, k), (seq) => ({
       bm25: bm25Ranks.get(seq) ?? null,
       vector: vectorRanks.get(seq) ?? null,
@@ -409,7 +414,7 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
   const first = fuseScores(arms, seedWeights);
   const graph = graphRanked(sql, query, first, accept, read, depth);
   const fused = fuseScores([...arms, { arm: 'graph', list: graph }], weights);
-  const ranked = withPrior(conversationRanked(sql, fused, accept, read, weights), read);
+  const ranked = withPrior(conversationRanked(sql, fused, accept, read, weights), read, req.text);
   const graphRanks = rankMap(graph);
   return hydrate(sql, ranked.slice(0, k), (seq) => ({
     bm25: bm25Ranks.get(seq) ?? null,

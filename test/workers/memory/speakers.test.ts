@@ -87,3 +87,19 @@ describe('speaker names and question analysis in retrieval', () => {
     expect(hits[0]?.id).toBe(bought?.id);
   });
 });
+
+describe('expected answer types in the fused modes', () => {
+  it('"which city" finds the turn that names one over a turn that shares its words', async () => {
+    const { ctx, key } = await context();
+    const [lease] = await writeTurns(ctx, key, 's1', [
+      'Priya: Signed a lease last Friday! I am relocating to Brighton at the end of next month.',
+      'Priya: We painted the living room a deep forest green last Saturday.',
+      'Priya: My cousin is moving house again, third time this year.',
+    ]);
+    // Without the answer type the living-room turn ranks first ("live" / "living").
+    for (const mode of ['hybrid', 'hybrid_graph']) {
+      const hits = await ask(ctx, key, 'Which city does Priya live in now?', mode);
+      expect(hits[0]?.id, mode).toBe(lease?.id);
+    }
+  });
+});

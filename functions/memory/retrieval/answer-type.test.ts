@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { ANSWER_TYPE_BOOST, answerTypeFactor, expectedAnswer } from './answer-type.ts';
+
+describe('expected answer types', () => {
+  it.each([
+    ['Where did Caroline move from?', 'place'],
+    ['Which country did Maya choose for the big holiday?', 'place'],
+    ['What city does Priya live in now?', 'place'],
+    ['Who did Tobias meet at the barbecue?', 'person'],
+    ['At whose party did Maya first meet the new boyfriend?', 'person'],
+    ['Which friend keeps sending Maya photos?', 'person'],
+    ['When did Pia become a parent?', null],
+    ['What does Maya use to get around these days?', null],
+  ])('%s -> %s', (question, type) => {
+    expect(expectedAnswer(question)).toBe(type);
+  });
+
+  it('scales a turn that names a place or a person, not for its speaker prefix', () => {
+    const boosted = 1 + ANSWER_TYPE_BOOST;
+    expect(answerTypeFactor('place', 'Maya: Booked flights to Krakow! Ten whole days.')).toBe(
+      boosted,
+    );
+    expect(answerTypeFactor('place', 'Maya: Saoirse’s holiday photos are so good.')).toBe(1);
+    // A name the word list lacks, inside a sentence, is taken for a person's.
+    expect(answerTypeFactor('person', 'Maya: We got talking at Emeka’s barbecue.')).toBe(boosted);
+    expect(answerTypeFactor('person', 'Tobias: Lunch was a sad sandwich at the desk.')).toBe(1);
+    // The sentence's first word is capitalised anyway; the speaker's name is every turn's.
+    expect(answerTypeFactor('person', 'Caroline: Lunch was great.')).toBe(1);
+    expect(answerTypeFactor(null, 'Maya: Booked flights to Krakow!')).toBe(1);
+  });
+});
