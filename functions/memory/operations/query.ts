@@ -10,8 +10,8 @@ import type { PlannedSearch } from '../store/search.ts';
 export const DEFAULT_K = 10;
 /**
  * The mode used when none is asked for: the one with the best recall@10 on the recall benchmark
- * (docs/retrieval.md), chosen on its dev split (hybrid 0.639, hybrid_graph 0.634, bm25 0.323) and
- * confirmed on the held-out split (hybrid 0.611, hybrid_graph 0.610, bm25 0.335). Since soft
+ * (docs/retrieval.md), chosen on its dev split (hybrid 0.665, hybrid_graph 0.661, bm25 0.321) and
+ * confirmed on the held-out split (hybrid 0.629, hybrid_graph 0.626, bm25 0.332). Since soft
  * matching joined the fusion, the entity graph no longer adds recall on conversations, and it
  * costs a walk per query; `hybrid_graph` stays for facts linked through shared entities.
  */

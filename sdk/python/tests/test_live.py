@@ -101,6 +101,24 @@ if BASE_URL and MANAGEMENT_KEY:
             done = self.memory.wait_for_document(doc["id"], interval=0.2, timeout=60)
             self.assertEqual(done["status"], "ready")
 
+        def test_key_changes_take_effect_on_the_next_request(self) -> None:
+            principal = self.admin.create_principal("agent", f"{self.context_id}-changes")
+            issued = self.admin.create_key(
+                principal["id"], self.context_id, {"memory:read": ["team:a"], "memory:write": ["team:a"]}
+            )
+            client = MemoryClient(BASE_URL, api_key=issued["key"], context_id=self.context_id)
+            client.remember("The lab key is in the blue drawer.", scopes=["team:a"])
+            # Narrowed to reading: the very next write is refused, reads still answer.
+            self.admin.update_key(issued["id"], grants={"memory:read": ["team:a"]})
+            with self.assertRaises(MemoryScopeError):
+                client.remember("x", scopes=["team:a"])
+            self.assertGreaterEqual(len(client.recall("where is the lab key?", k=1)["results"]), 1)
+            # The principal gone: its key is refused from the next request on.
+            self.admin.delete_principal(principal["id"])
+            with self.assertRaises(MemoryAuthError) as gone:
+                client.recall("where is the lab key?")
+            self.assertEqual(gone.exception.status_code, 401)
+
         def test_error_classes(self) -> None:
             bad = MemoryClient(BASE_URL, api_key="mem_agent_nopenopenopenopenope0", context_id=self.context_id)
             with self.assertRaises(MemoryAuthError) as auth:
