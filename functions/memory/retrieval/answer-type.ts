@@ -1,4 +1,5 @@
 import nlp from 'compromise/two';
+import { boundedMemo } from './bounded-memo.ts';
 import { speakerOf } from './text-analysis.ts';
 
 /**
@@ -32,24 +33,21 @@ export function expectedAnswer(question: string): AnswerType | null {
   return null;
 }
 
-type Lexicon = Record<string, string | string[] | undefined>;
-
 /** compromise's word list (24,000 words with their tags: cities, countries, first names…). */
-function loadLexicon(): Lexicon {
-  const model: object = nlp.model();
-  const one: unknown = 'one' in model ? model.one : null;
-  const lexicon: unknown =
-    typeof one === 'object' && one !== null && 'lexicon' in one ? one.lexicon : null;
-  if (typeof lexicon !== 'object' || lexicon === null) return {};
-  return Object.fromEntries(
-    Object.entries(lexicon).filter(
-      (entry): entry is [string, string | string[]] =>
-        typeof entry[1] === 'string' || Array.isArray(entry[1]),
-    ),
-  );
-}
+let lexicon: object | null = null;
 
-let lexicon: Lexicon | null = null;
+function tagsOf(word: string): string[] {
+  if (lexicon === null) {
+    const model: object = nlp.model();
+    const one: unknown = 'one' in model ? model.one : null;
+    const list: unknown =
+      typeof one === 'object' && one !== null && 'lexicon' in one ? one.lexicon : null;
+    lexicon = typeof list === 'object' && list !== null ? list : {};
+  }
+  const tags: unknown = Object.hasOwn(lexicon, word) ? Reflect.get(lexicon, word) : undefined;
+  if (typeof tags === 'string') return [tags];
+  return Array.isArray(tags) ? tags.filter((t): t is string => typeof t === 'string') : [];
+}
 
 const PLACE_TAGS = new Set(['City', 'Country', 'Region', 'Place']);
 const PERSON_TAGS = new Set(['FirstName', 'MaleName', 'FemaleName', 'Person', 'LastName']);
@@ -60,7 +58,6 @@ const PERSON_TAGS = new Set(['FirstName', 'MaleName', 'FemaleName', 'Person', 'L
  * "Emeka"). The speaker's prefix does not count: every turn of a conversation has one.
  */
 function typesOf(content: string): ReadonlySet<AnswerType> {
-  lexicon ??= loadLexicon();
   const text = speakerOf(content)?.rest ?? content;
   const out = new Set<AnswerType>();
   let sentenceStart = true;
@@ -69,7 +66,7 @@ function typesOf(content: string): ReadonlySet<AnswerType> {
       sentenceStart = true;
       continue;
     }
-    const tags = [lexicon[token.toLowerCase()] ?? []].flat();
+    const tags = tagsOf(token.toLowerCase());
     if (tags.some((t) => PLACE_TAGS.has(t))) out.add('place');
     if (tags.some((t) => PERSON_TAGS.has(t))) out.add('person');
     else if (!sentenceStart && tags.length === 0 && /^\p{Lu}/u.test(token)) out.add('person');
@@ -79,20 +76,10 @@ function typesOf(content: string): ReadonlySet<AnswerType> {
 }
 
 /** Turns come back query after query; their types are read once (4,096 turns, oldest out). */
-const typeCache = new Map<string, ReadonlySet<AnswerType>>();
-const TYPE_CACHE_MAX = 4_096;
+const typesOfTurn = boundedMemo(4_096, typesOf);
 
 /** The factor a turn's fused score is scaled by for a question expecting `want`. */
 export function answerTypeFactor(want: AnswerType | null, content: string): number {
   if (want === null) return 1;
-  let types = typeCache.get(content);
-  if (types === undefined) {
-    types = typesOf(content);
-    if (typeCache.size >= TYPE_CACHE_MAX) {
-      const oldest = typeCache.keys().next();
-      if (oldest.done !== true) typeCache.delete(oldest.value);
-    }
-    typeCache.set(content, types);
-  }
-  return types.has(want) ? 1 + ANSWER_TYPE_BOOST : 1;
+  return typesOfTurn(content).has(want) ? 1 + ANSWER_TYPE_BOOST : 1;
 }

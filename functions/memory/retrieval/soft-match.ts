@@ -2,6 +2,7 @@ import { stemmer } from 'stemmer';
 import type { Scored } from './fusion.ts';
 import { rowOf, sifWeight } from './sif-embeddings.ts';
 import { contentWords, expandContractions, queryWords } from './text.ts';
+import { boundedMemo } from './bounded-memo.ts';
 import { addRow, wordVectorTable, type WordVectorTable } from './word-vector-table.ts';
 
 /**
@@ -23,22 +24,17 @@ import { addRow, wordVectorTable, type WordVectorTable } from './word-vector-tab
  */
 export const SOFT_FLOOR = 0.25;
 
-const unitCache = new Map<number, Float32Array>();
-const UNIT_CACHE_MAX = 20_000;
-
-function unit(table: WordVectorTable, row: number): Float32Array {
-  const known = unitCache.get(row);
-  if (known) return known;
+/** A vocabulary row's unit vector, computed once per isolate (20,000 rows at most). */
+const unitOf = boundedMemo(20_000, (row: number): Float32Array => {
+  const table = wordVectorTable();
   const v = new Float32Array(table.dimensions);
   addRow(table, row, 1, v);
   let n = 0;
   for (const x of v) n += x * x;
   const inv = n > 0 ? 1 / Math.sqrt(n) : 0;
   for (let d = 0; d < v.length; d++) v[d] = (v[d] ?? 0) * inv;
-  if (unitCache.size >= UNIT_CACHE_MAX) unitCache.clear();
-  unitCache.set(row, v);
   return v;
-}
+});
 
 function dot(a: Float32Array, b: Float32Array): number {
   let s = 0;
@@ -56,37 +52,25 @@ function wordsOf(table: WordVectorTable, list: string[]): Word[] {
 }
 
 /**
- * A turn's analysed words by its content. The same turns come back query after query (the arms'
- * candidate pools overlap), and tokenising, expanding and stemming them again was a tenth of a
- * hybrid query's time; a turn's content never changes under its text, so the cache cannot go stale.
+ * A turn's analysed words by its content (4,096 turns). The same turns come back query after query
+ * (the arms' candidate pools overlap), and tokenising, expanding and stemming them again was a
+ * tenth of a hybrid query's time; a turn's words follow from its text, so it cannot go stale.
  */
-const saidCache = new Map<string, Word[]>();
-const SAID_CACHE_MAX = 4_096;
-
-function saidWords(table: WordVectorTable, content: string): Word[] {
-  const known = saidCache.get(content);
-  if (known) return known;
-  const words = wordsOf(table, contentWords(expandContractions(content)));
-  // Oldest first out: a Map iterates in insertion order.
-  if (saidCache.size >= SAID_CACHE_MAX) {
-    const oldest = saidCache.keys().next();
-    if (oldest.done !== true) saidCache.delete(oldest.value);
-  }
-  saidCache.set(content, words);
-  return words;
-}
+const saidWords = boundedMemo(4_096, (content: string): Word[] =>
+  wordsOf(wordVectorTable(), contentWords(expandContractions(content))),
+);
 
 /**
- * A question word's rescaled match against one vocabulary row, memoised for the query: the pool's
- * turns share most of their words, so each distinct pair is computed once.
+ * A question word's cosine with one vocabulary row, memoised for the query: the pool's turns share
+ * most of their words, so each distinct pair is computed once.
  */
-function pairScorer(table: WordVectorTable, row: number): (other: number) => number {
+function pairScorer(row: number): (other: number) => number {
   const memo = new Map<number, number>();
-  const mine = unit(table, row);
+  const mine = unitOf(row);
   return (other) => {
     const known = memo.get(other);
     if (known !== undefined) return known;
-    const cos = dot(mine, unit(table, other));
+    const cos = dot(mine, unitOf(other));
     memo.set(other, cos);
     return cos;
   };
@@ -103,10 +87,10 @@ export function softMatchRanked(
   // Rare words say more: SIF's weight for known words, full weight for words the table lacks.
   const weights = asked.map((q) => (q.row === undefined ? 1 : sifWeight(q.row)));
   const total = weights.reduce((a, b) => a + b, 0);
-  const cosines = asked.map((q) => (q.row === undefined ? null : pairScorer(table, q.row)));
+  const cosines = asked.map((q) => (q.row === undefined ? null : pairScorer(q.row)));
   const out: Scored[] = [];
   for (const { seq, content } of pool) {
-    const said = saidWords(table, content);
+    const said = saidWords(content);
     let score = 0;
     asked.forEach((q, i) => {
       const cosine = cosines[i] ?? null;
