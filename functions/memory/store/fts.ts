@@ -65,6 +65,12 @@ function matchOf(terms: string[]): string | null {
  */
 export type TermPolicy = 'all' | 'weighed' | 'weighed-first';
 
+/** How an FTS search picks its terms; `rows` counts the Context's items (asked for at most once). */
+export interface TermChoice {
+  policy: TermPolicy;
+  rows: () => number;
+}
+
 /**
  * The terms FTS5's bm25 gives a weight above zero. Its inverse document frequency,
  * log((N - n + 0.5) / (n + 0.5)), is at or below zero once a term is in half the rows or more, and
@@ -72,11 +78,10 @@ export type TermPolicy = 'all' | 'weighed' | 'weighed-first';
  * turns) adds nothing to any score, yet makes every row that holds it a match that bm25 must score
  * and sort. Leaving it out keeps the order of every row that matches a weighed term (to 1e-6) and
  * drops only rows whose score was zero. Terms no row holds go too (they match nothing). Needs
- * `items_fts_vocab` (the conversation-time schema step); `rows` counts the items (FTS5's own N may
- * differ by the few items being written, which moves the cut-off by as much).
+ * `items_fts_vocab` (the conversation-time schema step); `rows` is the count of items (FTS5's own N
+ * may differ by the few items being written, which moves the cut-off by as much).
  */
-function weighedTerms(sql: SqlStorage, terms: string[]): string[] {
-  const rows = sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM items').one().n;
+function weighedTerms(sql: SqlStorage, terms: string[], rows: number): string[] {
   const df = documentFrequencies(
     sql,
     terms.map((t) => stemmer(t)),
@@ -111,11 +116,13 @@ export function* ftsSearch(
   sql: SqlStorage,
   text: string,
   extra: string[] = [],
-  policy: TermPolicy = 'all',
+  choice: TermChoice | null = null,
 ): Generator<FtsHit> {
   const terms = queryTerms(text, extra);
-  if (policy === 'all' || terms.length === 0) return yield* ranked(sql, matchOf(terms));
-  const weighed = weighedTerms(sql, terms);
+  const policy = choice?.policy ?? 'all';
+  if (choice === null || policy === 'all' || terms.length === 0)
+    return yield* ranked(sql, matchOf(terms));
+  const weighed = weighedTerms(sql, terms, choice.rows());
   if (policy === 'weighed') return yield* ranked(sql, matchOf(weighed));
   if (weighed.length === 0) return yield* ranked(sql, matchOf(terms));
   // The weighed rows, scored on every term: `(weighed) AND (all)` matches what the weighed

@@ -56,6 +56,8 @@ interface Probe {
   (seq: number): Probed | null;
   /** Reads the not yet memoised of `seqs` in one statement (a page of hits before filtering). */
   prefetch(seqs: readonly number[]): void;
+  /** How many items the Context holds, counted once per search (feedback and term weights). */
+  rows(): number;
 }
 
 interface ProbedRow {
@@ -105,6 +107,9 @@ function probe(sql: SqlStorage, conversation: boolean): Probe {
     for (const row of sql.exec<ProbedRow>(many, JSON.stringify(wanted)))
       memo.set(row.seq, probed(row));
   };
+  let rows: number | null = null;
+  read.rows = (): number =>
+    (rows ??= sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM items').one().n);
   return read;
 }
 
@@ -135,7 +140,7 @@ function bm25Ranked(
 ): Scored[] {
   const out: Scored[] = [];
   let scanned = 0;
-  const hits = ftsSearch(sql, text, extra, policy);
+  const hits = ftsSearch(sql, text, extra, { policy, rows: read.rows });
   for (;;) {
     const page: Scored[] = [];
     const size = Math.min(PROBE_PAGE, Math.max(limit - out.length, 8));
@@ -167,10 +172,6 @@ function vectorRanked(
   return vectorSearch(sql, cache, req.vector, limit, accept);
 }
 
-function itemCount(sql: SqlStorage): number {
-  return sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM items').one().n;
-}
-
 /** The second, expanded query of pseudo-relevance feedback (its expansion words only). */
 function prfRanked(
   sql: SqlStorage,
@@ -191,7 +192,7 @@ function prfRanked(
     req.text,
     docs,
     (stems) => documentFrequencies(sql, stems),
-    itemCount(sql),
+    read.rows(),
     PRF_TERMS,
   );
   if (terms.length === 0) return [];
