@@ -6,7 +6,7 @@ interface Window {
 }
 
 /** Whether the `count`th request of a window is written through (see the class comment). */
-export function mustPersist(count: number, limit: number): boolean {
+function mustPersist(count: number, limit: number): boolean {
   const step = Math.max(1, Math.ceil(limit / 10));
   return count === 1 || count === limit + 1 || count % step === 0;
 }
