@@ -8,7 +8,7 @@ import { SIF_MODEL_ID } from './sif-embeddings.ts';
 import { personalisedPageRank } from './ppr.ts';
 import { expansionTerms } from './prf.ts';
 import { synonymTerms } from './synonyms.ts';
-import { contentTimeTerms, queryTimeTerms } from './time-terms.ts';
+import { contentTimeTerms, queryTimeTerms, STATES_A_TIME } from './time-terms.ts';
 
 describe('local-hash-v1 embeddings', () => {
   it('are deterministic, 256-dimensional and L2-normalised', async () => {
@@ -223,7 +223,24 @@ describe('dates as index terms', () => {
     );
     expect(queryTimeTerms('what happened in May')).toEqual(['mo05']);
     expect(queryTimeTerms('what did we do last year?')).toEqual([]);
-    expect(queryTimeTerms('When did Mel go camping?')).toEqual([]);
+    expect(queryTimeTerms('When did Mel go camping?')).toEqual([STATES_A_TIME]);
+  });
+
+  it('marks items that state a time, and questions that ask when (predictive annotation)', () => {
+    const said = '2023-06-04T18:00:00Z';
+    expect(contentTimeTerms('Maya: Pia had the baby last Friday!', said)).toContain(STATES_A_TIME);
+    expect(contentTimeTerms('Maya: We move on 26 April.', said)).toContain(STATES_A_TIME);
+    expect(contentTimeTerms('Maya: Pia says hi.', said)).not.toContain(STATES_A_TIME);
+    for (const q of [
+      'When did Pia become a parent?',
+      'Since when has Leo worked at the museum?',
+      'What year did Maya move?',
+      'Which month is the wedding?',
+      'How long ago did Jonas pass his test?',
+    ])
+      expect(queryTimeTerms(q), q).toContain(STATES_A_TIME);
+    for (const q of ['Where did Pia go?', 'Who came to the wedding?', 'What did Maya cook?'])
+      expect(queryTimeTerms(q), q).not.toContain(STATES_A_TIME);
   });
 
   it('an unparseable valid_from gives no tokens instead of failing', () => {

@@ -1,6 +1,8 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { STATES_A_TIME } from '../../../functions/memory/retrieval/time-terms.ts';
 import { conversationTime } from '../../../functions/memory/store/schema/conversation-time.ts';
+import { timeStatedTerm } from '../../../functions/memory/store/schema/time-stated-term.ts';
 import { applyMigrations } from '../../../functions/memory/store/schema/runner.ts';
 import { getItemRow, insertItems, toRecord } from '../../../functions/memory/store/items.ts';
 import { search } from '../../../functions/memory/store/search.ts';
@@ -147,6 +149,49 @@ describe('relative dates resolved at write time', () => {
   });
 });
 
+describe('a question asking when', () => {
+  it('ranks the turn that says when something happened above turns sharing only its words', async () => {
+    const { ctx, key } = await setup();
+    const small = [
+      'The weather has been grim all week.',
+      'Made a lasagne and ate half of it standing up.',
+      'My cousin got a new games console and has not been seen since.',
+      'Hmm, tell me more.',
+      'Rent went up again.',
+      'The cat knocked a plant off the shelf.',
+      'Work is fine, mostly meetings.',
+      'Watched a documentary about whales.',
+      'I need a new coat before winter.',
+      'The bus was late again.',
+    ];
+    const batch = await call('POST', `/api/v1/${ctx}/facts/batch`, {
+      key,
+      body: {
+        facts: [
+          ...small.map((text, i) => ({
+            content: `Maya: ${text}`,
+            valid_from: `2023-05-${String(10 + i).padStart(2, '0')}T18:00:00Z`,
+          })),
+          { content: 'Maya: Pia says hi.', valid_from: '2023-05-21T18:00:00Z' },
+          {
+            content: 'Maya: I feel for the parents at the school gate.',
+            valid_from: '2023-05-22T18:00:00Z',
+          },
+        ],
+      },
+    });
+    expect(batch.status, await batch.clone().text()).toBe(201);
+    const baby = await write(ctx, key, {
+      content: 'Maya: Pia had the baby last Friday! A little boy called Arlo.',
+      valid_from: '2023-06-04T18:00:00Z',
+    });
+    for (const mode of ['bm25', 'hybrid', 'hybrid_graph']) {
+      const found = await ask(ctx, key, 'When did Pia become a parent?', mode);
+      expect(found.results[0]?.id, mode).toBe(baby.id);
+    }
+  });
+});
+
 describe('schema step conversation-time', () => {
   it('migrates existing items: valid_from from created_at, FTS rebuilt with date terms', async () => {
     const stub = env.CONTEXT_STORE.getByName('conversation-time-migration');
@@ -185,6 +230,46 @@ describe('schema step conversation-time', () => {
         search(sql, cache, { ...req, mode: 'bm25', text: 'what happened on 5 March 2024' })[0]
           ?.content,
       ).toBe('The boiler was serviced in March');
+    });
+  });
+});
+
+describe('schema step time-stated-term', () => {
+  it('gives existing items that state a time the token "when" questions ask for, and only those', async () => {
+    const stub = env.CONTEXT_STORE.getByName('time-stated-term-migration');
+    await runInDurableObject(stub, (_instance, state) => {
+      const sql = state.storage.sql;
+      const cache = new VectorCache();
+      applyMigrations(state.storage, timeStatedTerm.version - 1);
+      const item = (content: string) => ({
+        kind: 'fact' as const,
+        content,
+        scopes: [],
+        metadata: null,
+        sessionId: null,
+        sourceId: null,
+        vector: null,
+      });
+      const [said, plain] = insertItems(
+        sql,
+        cache,
+        [item('Maya: Pia had the baby last Friday!'), item('Maya: Pia says hi.')],
+        '2023-06-04T18:00:00.000Z',
+      );
+      // As written before the step: the same terms without the token.
+      sql.exec(`UPDATE items_fts SET terms = trim(replace(terms, ?, ''))`, STATES_A_TIME);
+      const terms = (id: string | undefined) => {
+        const row = id ? getItemRow(sql, id) : null;
+        return sql
+          .exec<{ terms: string }>('SELECT terms FROM items_fts WHERE rowid = ?', row?.seq ?? -1)
+          .one()
+          .terms.split(' ');
+      };
+      expect(terms(said?.id)).not.toContain(STATES_A_TIME);
+      applyMigrations(state.storage);
+      expect(terms(said?.id)).toContain(STATES_A_TIME);
+      expect(terms(said?.id)).toContain('dy20230602');
+      expect(terms(plain?.id)).not.toContain(STATES_A_TIME);
     });
   });
 });
