@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ANSWER_TYPE_BOOST, answerTypeFactor, expectedAnswer } from './answer-type.ts';
+import {
+  ANSWER_TYPE_BOOST,
+  answerTypeFactor,
+  answerTypeTerm,
+  answerTypeTerms,
+  expectedAnswer,
+} from './answer-type.ts';
 
 describe('expected answer types', () => {
   it.each([
@@ -27,5 +33,16 @@ describe('expected answer types', () => {
     // The sentence's first word is capitalised anyway; the speaker's name is every turn's.
     expect(answerTypeFactor('person', 'Caroline: Lunch was great.')).toBe(1);
     expect(answerTypeFactor(null, 'Maya: Booked flights to Krakow!')).toBe(1);
+  });
+});
+
+describe('answer types as index terms', () => {
+  it('lists the types a turn carries as terms, the speaker prefix aside', () => {
+    expect(answerTypeTerms('Maya: Booked flights to Krakow with Wren!').sort()).toEqual([
+      'qaperson',
+      'qaplace',
+    ]);
+    expect(answerTypeTerms('Caroline: Lunch was great.')).toEqual([]);
+    expect(answerTypeTerm('place')).toBe('qaplace');
   });
 });

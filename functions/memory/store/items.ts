@@ -1,3 +1,4 @@
+import { answerTypeTerms } from '../retrieval/answer-type.ts';
 import { analyseContent, speakerOf } from '../retrieval/text-analysis.ts';
 import { contentTimeTerms } from '../retrieval/time-terms.ts';
 import { lensMatches } from '../scopes/lens.ts';
@@ -134,7 +135,11 @@ export function insertItems(
       seq,
       content: item.content,
       terms: conversation
-        ? [...contentTimeTerms(item.content, validFrom), ...analysis.terms].join(' ')
+        ? [
+            ...contentTimeTerms(item.content, validFrom),
+            ...answerTypeTerms(item.content),
+            ...analysis.terms,
+          ].join(' ')
         : null,
     });
     if (item.vector)

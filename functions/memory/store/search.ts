@@ -1,5 +1,5 @@
 import { fuseScores, normalise, weightsFor, type Arm, type Scored } from '../retrieval/fusion.ts';
-import { answerTypeFactor, expectedAnswer } from '../retrieval/answer-type.ts';
+import { answerTypeFactor, answerTypeTerm, expectedAnswer } from '../retrieval/answer-type.ts';
 import { withConversation } from '../retrieval/conversation.ts';
 import { contentPrior } from '../retrieval/content-prior.ts';
 import { gatedWeights, lexicalCoverage } from '../retrieval/lexical-gate.ts';
@@ -359,11 +359,15 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
   // distribution and give the graph walk more to rank (dev, recall@10: 30 -> 0.478, 100 -> 0.489,
   // replayed over recorded arm lists); the cost is reads of a few dozen more rows per arm.
   const depth = Math.max(k * 3, 100);
-  if (req.mode === 'bm25')
+  if (req.mode === 'bm25') {
+    // The type of answer the question wants, as one more term (answer-type.ts answerTypeTerms).
+    const want = conversation ? expectedAnswer(req.text) : null;
+    const terms = want === null ? dates : [...dates, answerTypeTerm(want)];
     return hydrate(
       sql,
-      bm25Ranked(sql, req.text, dates, accept, read, k, conversation ? 'weighed-first' : 'all'),
+      bm25Ranked(sql, req.text, terms, accept, read, k, conversation ? 'weighed-first' : 'all'),
     );
+  }
   const modelId = req.vector?.modelId ?? null;
   const bm25 = bm25Ranked(sql, req.text, dates, accept, read, depth, 'all');
   const best = bm25[0];

@@ -2,7 +2,7 @@ import { env, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { STATES_A_TIME } from '../../../functions/memory/retrieval/time-terms.ts';
 import { conversationTime } from '../../../functions/memory/store/schema/conversation-time.ts';
-import { timeStatedTerm } from '../../../functions/memory/store/schema/time-stated-term.ts';
+import { answerTypeTermsStep } from '../../../functions/memory/store/schema/answer-type-terms.ts';
 import { applyMigrations } from '../../../functions/memory/store/schema/runner.ts';
 import { getItemRow, insertItems, toRecord } from '../../../functions/memory/store/items.ts';
 import { search } from '../../../functions/memory/store/search.ts';
@@ -234,13 +234,13 @@ describe('schema step conversation-time', () => {
   });
 });
 
-describe('schema step time-stated-term', () => {
-  it('gives existing items that state a time the token "when" questions ask for, and only those', async () => {
-    const stub = env.CONTEXT_STORE.getByName('time-stated-term-migration');
+describe('schema step answer-type-terms', () => {
+  it('gives existing items the answer-type terms of what they state (time, place, person), and only those', async () => {
+    const stub = env.CONTEXT_STORE.getByName('answer-type-terms-migration');
     await runInDurableObject(stub, (_instance, state) => {
       const sql = state.storage.sql;
       const cache = new VectorCache();
-      applyMigrations(state.storage, timeStatedTerm.version - 1);
+      applyMigrations(state.storage, answerTypeTermsStep.version - 1);
       const item = (content: string) => ({
         kind: 'fact' as const,
         content,
@@ -250,14 +250,19 @@ describe('schema step time-stated-term', () => {
         sourceId: null,
         vector: null,
       });
-      const [said, plain] = insertItems(
+      const [said, plain, moved] = insertItems(
         sql,
         cache,
-        [item('Maya: Pia had the baby last Friday!'), item('Maya: Pia says hi.')],
+        [
+          item('Maya: Pia had the baby last Friday!'),
+          item('Maya: Pia says hi.'),
+          item('Maya: I am relocating to Brighton.'),
+        ],
         '2023-06-04T18:00:00.000Z',
       );
-      // As written before the step: the same terms without the token.
-      sql.exec(`UPDATE items_fts SET terms = trim(replace(terms, ?, ''))`, STATES_A_TIME);
+      // As written before the step: the same terms without the tokens.
+      for (const token of [STATES_A_TIME, 'qaplace', 'qaperson'])
+        sql.exec(`UPDATE items_fts SET terms = trim(replace(terms, ?, ''))`, token);
       const terms = (id: string | undefined) => {
         const row = id ? getItemRow(sql, id) : null;
         return sql
@@ -266,10 +271,16 @@ describe('schema step time-stated-term', () => {
           .terms.split(' ');
       };
       expect(terms(said?.id)).not.toContain(STATES_A_TIME);
+      expect(terms(moved?.id)).not.toContain('qaplace');
       applyMigrations(state.storage);
       expect(terms(said?.id)).toContain(STATES_A_TIME);
       expect(terms(said?.id)).toContain('dy20230602');
+      expect(terms(said?.id)).toContain('qaperson');
+      expect(terms(plain?.id)).toEqual(expect.arrayContaining(['qaperson']));
       expect(terms(plain?.id)).not.toContain(STATES_A_TIME);
+      expect(terms(plain?.id)).not.toContain('qaplace');
+      expect(terms(moved?.id)).toContain('qaplace');
+      expect(terms(moved?.id)).not.toContain('qaperson');
     });
   });
 });

@@ -103,3 +103,19 @@ describe('expected answer types in the fused modes', () => {
     }
   });
 });
+
+describe('expected answer types in bm25 (as index terms)', () => {
+  it('"which city" ranks the turn naming a place first when the shared word is everywhere', async () => {
+    const { ctx, key } = await context();
+    const [lease] = await writeTurns(ctx, key, 's1', [
+      'Priya: Signed a lease! I am relocating to Brighton at the end of next month.',
+      'Priya: We painted the living room a deep forest green.',
+      'Priya: Living off toast this week, payday cannot come soon enough.',
+      'Priya: The neighbours live on takeaway, I swear.',
+      'Priya: My cousin is moving house again, third time this year.',
+    ]);
+    // Without `qaplace` the short "live" turns rank first: "Brighton" shares no word with it.
+    const hits = await ask(ctx, key, 'Which city does Priya live in now?', 'bm25');
+    expect(hits[0]?.id).toBe(lease?.id);
+  });
+});

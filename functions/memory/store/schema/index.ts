@@ -8,7 +8,7 @@ import { sessionScopes } from './session-scopes.ts';
 import { documentDedupPerReader } from './document-dedup-per-reader.ts';
 import { accessCache } from './access-cache.ts';
 import { turnTime } from './turn-time.ts';
-import { timeStatedTerm } from './time-stated-term.ts';
+import { answerTypeTermsStep } from './answer-type-terms.ts';
 
 /** Every per-Context schema step, in order. Append new versions; never reorder or edit. */
 export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
@@ -21,7 +21,7 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
   conversationTime,
   accessCache,
   turnTime,
-  timeStatedTerm,
+  answerTypeTermsStep,
 ];
 
 export const LATEST_SCHEMA_VERSION = SCHEMA_MIGRATIONS.length;
