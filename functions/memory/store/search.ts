@@ -1,4 +1,5 @@
 import { fuseScores, normalise, weightsFor, type Arm, type Scored } from '../retrieval/fusion.ts';
+import { dampRepeats } from '../retrieval/repeats.ts';
 import { answerTypeFactor, answerTypeTerm, expectedAnswer } from '../retrieval/answer-type.ts';
 import { withConversation } from '../retrieval/conversation.ts';
 import { contentPrior } from '../retrieval/content-prior.ts';
@@ -275,12 +276,13 @@ function conversationRanked(
 /**
  * The list with each score scaled by its item's content prior (retrieval/content-prior.ts) and by
  * whether it carries the type of answer the question asks for (retrieval/answer-type.ts),
- * re-sorted: one read of the items not yet seen, then arithmetic.
+ * re-sorted, then repeated texts damped (retrieval/repeats.ts): one read of the items not yet
+ * seen, then arithmetic.
  */
 function withPrior(ranked: Scored[], read: Probe, question: string): Scored[] {
   read.prefetch(ranked.map((r) => r.seq));
   const want = expectedAnswer(question);
-  return ranked
+  const scaled = ranked
     .map((r) => {
       const item = read(r.seq);
       if (!item) return { seq: r.seq, score: 0 };
@@ -288,6 +290,7 @@ function withPrior(ranked: Scored[], read: Probe, question: string): Scored[] {
       return { seq: r.seq, score: r.score * prior * answerTypeFactor(want, item.content) };
     })
     .sort((a, b) => b.score - a.score || a.seq - b.seq);
+  return dampRepeats(scaled, (seq) => read(seq)?.content ?? null);
 }
 
 /** Soft matching (retrieval/soft-match.ts) over every candidate the other arms listed. */

@@ -7,6 +7,7 @@ import {
 } from '../../../functions/memory/retrieval/local-embeddings.ts';
 import { analyseContent } from '../../../functions/memory/retrieval/text-analysis.ts';
 import { contentTimeTerms } from '../../../functions/memory/retrieval/time-terms.ts';
+import { answerTypeTerms } from '../../../functions/memory/retrieval/answer-type.ts';
 import { insertItems } from '../../../functions/memory/store/items.ts';
 import { applyMigrations } from '../../../functions/memory/store/schema/runner.ts';
 import type { NewItem } from '../../../functions/memory/store/types.ts';
@@ -80,7 +81,7 @@ describe('bulk insertItems', () => {
       });
       expect(rows[4]).toMatchObject({ valid_from: now, session_label: null, position: null });
 
-      // FTS rows carry the item's seq as rowid, its content and its resolved date terms.
+      // FTS rows carry the item's seq as rowid, its content, its resolved date and answer-type terms.
       const fts = sql
         .exec<{ rowid: number; content: string; terms: string }>(
           'SELECT rowid, content, terms FROM items_fts ORDER BY rowid',
@@ -93,6 +94,7 @@ describe('bulk insertItems', () => {
         expect(f.terms).toBe(
           [
             ...contentTimeTerms(contents[i] ?? '', i === 2 ? '2023-05-08T10:00:00.000Z' : now),
+            ...answerTypeTerms(contents[i] ?? ''),
             ...analyseContent(contents[i] ?? '').terms,
           ].join(' '),
         );
