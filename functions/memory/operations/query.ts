@@ -9,11 +9,11 @@ import type { PlannedSearch } from '../store/search.ts';
 
 export const DEFAULT_K = 10;
 /**
- * The mode used when none is asked for: the one with the best recall@10 on the recall benchmark
- * (docs/retrieval.md), chosen on its dev split (hybrid 0.665, hybrid_graph 0.661, bm25 0.321) and
- * confirmed on the held-out split (hybrid 0.629, hybrid_graph 0.626, bm25 0.332). Since soft
- * matching joined the fusion, the entity graph no longer adds recall on conversations, and it
- * costs a walk per query; `hybrid_graph` stays for facts linked through shared entities.
+ * The mode used when none is asked for: the one with the best recall@10 on the held-out split of
+ * the recall benchmark (docs/retrieval.md: hybrid 0.689, hybrid_graph 0.681, bm25 0.362; on dev
+ * the two fused modes are level, 0.689 and 0.690). Since soft matching joined the fusion, the
+ * entity graph adds little recall on conversations, and it costs a walk per query;
+ * `hybrid_graph` stays for facts linked through shared entities.
  */
 export const DEFAULT_MODE: SearchMode = 'hybrid';
 export const MAX_K = 50;
