@@ -213,9 +213,17 @@ function graphRanked(
   read: Probe,
   limit: number,
 ): Scored[] {
+  // One read per entity and query: seeding reads an entity's items for its specificity, and the
+  // walk reads them again to spread its mass (a third of hybrid_graph's time before this memo).
+  const itemsMemo = new Map<number, number[] | null>();
   const graph = {
     entitiesOf: (seq: number) => entitiesOf(sql, seq),
-    itemsOf: (id: number) => itemsOfEntity(sql, id),
+    itemsOf: (id: number): number[] | null => {
+      if (itemsMemo.has(id)) return itemsMemo.get(id) ?? null;
+      const items = itemsOfEntity(sql, id);
+      itemsMemo.set(id, items);
+      return items;
+    },
   };
   const seeds = new Map<number, number>();
   const seed = (id: number, weight: number): void => {
