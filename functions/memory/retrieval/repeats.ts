@@ -1,3 +1,4 @@
+import type { Scored } from './fusion.ts';
 import { speakerOf } from './text-analysis.ts';
 
 /**
@@ -26,17 +27,12 @@ export function repeatKey(content: string): string {
     .trim();
 }
 
-export interface Ranked {
-  seq: number;
-  score: number;
-}
-
 /** The list (best first) with each repeat damped, re-sorted; `contentOf` null keeps the score. */
-export function dampRepeats<T extends Ranked>(
-  ranked: readonly T[],
+export function dampRepeats(
+  ranked: readonly Scored[],
   contentOf: (seq: number) => string | null,
   damping: number = REPEAT_DAMPING,
-): T[] {
+): Scored[] {
   const seen = new Map<string, number>();
   return ranked
     .map((r) => {
@@ -45,7 +41,7 @@ export function dampRepeats<T extends Ranked>(
       const key = repeatKey(content);
       const copies = seen.get(key) ?? 0;
       seen.set(key, copies + 1);
-      return copies === 0 ? r : { ...r, score: r.score * damping ** copies };
+      return copies === 0 ? r : { seq: r.seq, score: r.score * damping ** copies };
     })
     .sort((a, b) => b.score - a.score || a.seq - b.seq);
 }

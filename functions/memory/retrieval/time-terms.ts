@@ -28,7 +28,7 @@ const ASKS_WHEN =
   /^\s*(since )?when\b|\b(what|which) (day|date|month|year|week|weekend|season|time)\b|\bhow long ago\b/i;
 
 /** Whether a question asks for a time (its answer is a date or a period). */
-export function asksWhen(question: string): boolean {
+function asksWhen(question: string): boolean {
   return ASKS_WHEN.test(question);
 }
 

@@ -1,5 +1,4 @@
 import { fuseScores, normalise, weightsFor, type Arm, type Scored } from '../retrieval/fusion.ts';
-import { dampRepeats } from '../retrieval/repeats.ts';
 import { answerTypeFactor, answerTypeTerm, expectedAnswer } from '../retrieval/answer-type.ts';
 import { withConversation } from '../retrieval/conversation.ts';
 import { contentPrior } from '../retrieval/content-prior.ts';
@@ -8,6 +7,7 @@ import { HASH_MODEL_ID } from '../retrieval/local-embeddings.ts';
 import { SIF_MODEL_ID } from '../retrieval/sif-embeddings.ts';
 import { personalisedPageRank } from '../retrieval/ppr.ts';
 import { expansionTerms } from '../retrieval/prf.ts';
+import { dampRepeats } from '../retrieval/repeats.ts';
 import { softMatchRanked } from '../retrieval/soft-match.ts';
 import { synonymTerms } from '../retrieval/synonyms.ts';
 import { analyseQuery, type QueryAnalysis } from '../retrieval/text-analysis.ts';
@@ -219,9 +219,8 @@ function graphRanked(
   const graph = {
     entitiesOf: (seq: number) => entitiesOf(sql, seq),
     itemsOf: (id: number): number[] | null => {
-      if (itemsMemo.has(id)) return itemsMemo.get(id) ?? null;
-      const items = itemsOfEntity(sql, id);
-      itemsMemo.set(id, items);
+      let items = itemsMemo.get(id);
+      if (items === undefined) itemsMemo.set(id, (items = itemsOfEntity(sql, id)));
       return items;
     },
   };
