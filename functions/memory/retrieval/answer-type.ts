@@ -1,5 +1,6 @@
-import nlp from 'compromise/two';
 import { boundedMemo } from './bounded-memo.ts';
+import { lexiconTags } from './lexicon.ts';
+import { placeMentions } from './places.ts';
 import { speakerOf } from './text-analysis.ts';
 
 /**
@@ -33,22 +34,6 @@ export function expectedAnswer(question: string): AnswerType | null {
   return null;
 }
 
-/** compromise's word list (24,000 words with their tags: cities, countries, first names…). */
-let lexicon: object | null = null;
-
-function tagsOf(word: string): string[] {
-  if (lexicon === null) {
-    const model: object = nlp.model();
-    const one: unknown = 'one' in model ? model.one : null;
-    const list: unknown =
-      typeof one === 'object' && one !== null && 'lexicon' in one ? one.lexicon : null;
-    lexicon = typeof list === 'object' && list !== null ? list : {};
-  }
-  const tags: unknown = Object.hasOwn(lexicon, word) ? Reflect.get(lexicon, word) : undefined;
-  if (typeof tags === 'string') return [tags];
-  return Array.isArray(tags) ? tags.filter((t): t is string => typeof t === 'string') : [];
-}
-
 const PLACE_TAGS = new Set(['City', 'Country', 'Region', 'Place']);
 const PERSON_TAGS = new Set(['FirstName', 'MaleName', 'FemaleName', 'Person', 'LastName']);
 
@@ -60,16 +45,26 @@ const PERSON_TAGS = new Set(['FirstName', 'MaleName', 'FemaleName', 'Person', 'L
 function typesOf(content: string): ReadonlySet<AnswerType> {
   const text = speakerOf(content)?.rest ?? content;
   const out = new Set<AnswerType>();
+  // Places the gazetteer knows (places.ts) are places, and their words are not friends' names.
+  const places = placeMentions(content);
+  if (places.length > 0) out.add('place');
+  const placeWords = new Set(places.flatMap((p) => p.name.split(' ')));
   let sentenceStart = true;
   for (const token of text.match(/[\p{L}\p{N}]+|[.!?]/gu) ?? []) {
     if (token === '.' || token === '!' || token === '?') {
       sentenceStart = true;
       continue;
     }
-    const tags = tagsOf(token.toLowerCase());
+    const tags = lexiconTags(token.toLowerCase());
     if (tags.some((t) => PLACE_TAGS.has(t))) out.add('place');
     if (tags.some((t) => PERSON_TAGS.has(t))) out.add('person');
-    else if (!sentenceStart && tags.length === 0 && /^\p{Lu}/u.test(token)) out.add('person');
+    else if (
+      !sentenceStart &&
+      tags.length === 0 &&
+      /^\p{Lu}/u.test(token) &&
+      !placeWords.has(token)
+    )
+      out.add('person');
     sentenceStart = false;
   }
   return out;

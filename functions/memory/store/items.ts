@@ -1,4 +1,5 @@
 import { answerTypeTerms } from '../retrieval/answer-type.ts';
+import { placeTerms } from '../retrieval/places.ts';
 import { analyseContent, speakerOf } from '../retrieval/text-analysis.ts';
 import { contentTimeTerms } from '../retrieval/time-terms.ts';
 import { lensMatches } from '../scopes/lens.ts';
@@ -138,6 +139,7 @@ export function insertItems(
         ? [
             ...contentTimeTerms(item.content, validFrom),
             ...answerTypeTerms(item.content),
+            ...placeTerms(item.content),
             ...analysis.terms,
           ].join(' ')
         : null,

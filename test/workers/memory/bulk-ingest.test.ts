@@ -8,6 +8,7 @@ import {
 import { analyseContent } from '../../../functions/memory/retrieval/text-analysis.ts';
 import { contentTimeTerms } from '../../../functions/memory/retrieval/time-terms.ts';
 import { answerTypeTerms } from '../../../functions/memory/retrieval/answer-type.ts';
+import { placeTerms } from '../../../functions/memory/retrieval/places.ts';
 import { insertItems } from '../../../functions/memory/store/items.ts';
 import { applyMigrations } from '../../../functions/memory/store/schema/runner.ts';
 import type { NewItem } from '../../../functions/memory/store/types.ts';
@@ -81,7 +82,7 @@ describe('bulk insertItems', () => {
       });
       expect(rows[4]).toMatchObject({ valid_from: now, session_label: null, position: null });
 
-      // FTS rows carry the item's seq as rowid, its content, its resolved date and answer-type terms.
+      // FTS rows carry the item's seq as rowid, its content, its resolved date, answer-type and place terms.
       const fts = sql
         .exec<{ rowid: number; content: string; terms: string }>(
           'SELECT rowid, content, terms FROM items_fts ORDER BY rowid',
@@ -95,6 +96,7 @@ describe('bulk insertItems', () => {
           [
             ...contentTimeTerms(contents[i] ?? '', i === 2 ? '2023-05-08T10:00:00.000Z' : now),
             ...answerTypeTerms(contents[i] ?? ''),
+            ...placeTerms(contents[i] ?? ''),
             ...analyseContent(contents[i] ?? '').terms,
           ].join(' '),
         );

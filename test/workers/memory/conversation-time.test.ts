@@ -7,7 +7,7 @@ import { applyMigrations } from '../../../functions/memory/store/schema/runner.t
 import { getItemRow, insertItems, toRecord } from '../../../functions/memory/store/items.ts';
 import { search } from '../../../functions/memory/store/search.ts';
 import { VectorCache } from '../../../functions/memory/store/vectors.ts';
-import { call, countFacts, expectProblem, json, setup } from './helpers.ts';
+import { call, countFacts, expectProblem, json, plainItem, setup } from './helpers.ts';
 
 interface Fact {
   id: string;
@@ -241,22 +241,13 @@ describe('schema step answer-type-terms', () => {
       const sql = state.storage.sql;
       const cache = new VectorCache();
       applyMigrations(state.storage, answerTypeTermsStep.version - 1);
-      const item = (content: string) => ({
-        kind: 'fact' as const,
-        content,
-        scopes: [],
-        metadata: null,
-        sessionId: null,
-        sourceId: null,
-        vector: null,
-      });
       const [said, plain, moved] = insertItems(
         sql,
         cache,
         [
-          item('Maya: Pia had the baby last Friday!'),
-          item('Maya: Pia says hi.'),
-          item('Maya: I am relocating to Brighton.'),
+          plainItem('Maya: Pia had the baby last Friday!'),
+          plainItem('Maya: Pia says hi.'),
+          plainItem('Maya: I am relocating to Brighton.'),
         ],
         '2023-06-04T18:00:00.000Z',
       );

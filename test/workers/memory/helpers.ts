@@ -133,6 +133,45 @@ export async function writeFact(
   return fact;
 }
 
+/**
+ * Writes chat turns as one batch of facts in `session`, turn i at `position` i and said on day
+ * i + 1 of `month` (`YYYY-MM`).
+ */
+export async function writeTurns(
+  ctx: string,
+  key: string,
+  session: string,
+  turns: string[],
+  month = '2023-05',
+): Promise<{ id: string; content: string }[]> {
+  const res = await call('POST', `/api/v1/${ctx}/facts/batch`, {
+    key,
+    body: {
+      facts: turns.map((content, position) => ({
+        content,
+        session,
+        position,
+        valid_from: `${month}-${String(position + 1).padStart(2, '0')}T18:00:00Z`,
+      })),
+    },
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return (await json<{ facts: { id: string; content: string }[] }>(res)).facts;
+}
+
+/** A plain fact as `insertItems` takes it: no scopes, metadata, session, source or vector. */
+export function plainItem(content: string) {
+  return {
+    kind: 'fact' as const,
+    content,
+    scopes: [],
+    metadata: null,
+    sessionId: null,
+    sourceId: null,
+    vector: null,
+  };
+}
+
 /** How many facts the key can list in the Context (first page of 100). */
 export async function countFacts(ctx: string, key: string): Promise<number> {
   const res = await call('GET', `/api/v1/${ctx}/facts?limit=100`, { key });

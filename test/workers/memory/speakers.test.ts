@@ -1,30 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { call, json, setup } from './helpers.ts';
+import { call, json, setup, writeTurns } from './helpers.ts';
 
 interface Hit {
   id: string;
   content: string;
-}
-
-async function writeTurns(
-  ctx: string,
-  key: string,
-  session: string,
-  turns: string[],
-): Promise<Hit[]> {
-  const res = await call('POST', `/api/v1/${ctx}/facts/batch`, {
-    key,
-    body: {
-      facts: turns.map((content, position) => ({
-        content,
-        session,
-        position,
-        valid_from: `2023-05-0${position + 1}T18:00:00Z`,
-      })),
-    },
-  });
-  expect(res.status, await res.clone().text()).toBe(201);
-  return (await json<{ facts: Hit[] }>(res)).facts;
 }
 
 async function ask(ctx: string, key: string, query: string, mode: string): Promise<Hit[]> {

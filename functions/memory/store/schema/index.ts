@@ -9,6 +9,7 @@ import { documentDedupPerReader } from './document-dedup-per-reader.ts';
 import { accessCache } from './access-cache.ts';
 import { turnTime } from './turn-time.ts';
 import { answerTypeTermsStep } from './answer-type-terms.ts';
+import { placeTermsStep } from './place-terms.ts';
 
 /** Every per-Context schema step, in order. Append new versions; never reorder or edit. */
 export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
@@ -22,6 +23,7 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
   accessCache,
   turnTime,
   answerTypeTermsStep,
+  placeTermsStep,
 ];
 
 export const LATEST_SCHEMA_VERSION = SCHEMA_MIGRATIONS.length;

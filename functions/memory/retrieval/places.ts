@@ -1,0 +1,141 @@
+import dictionary from 'synonyms/dictionary.js';
+import { boundedMemo } from './bounded-memo.ts';
+import { COUNTRIES, PLACES } from './gazetteer.generated.ts';
+import { lexiconTags } from './lexicon.ts';
+import { speakerOf } from './text-analysis.ts';
+
+/**
+ * Places named in a text, looked up in a gazetteer (gazetteer.generated.ts: 3,900 towns and cities
+ * of 50,000 people or more and every capital, with their countries; 252 countries with their
+ * common names). A memory says "Booked flights to Krakow!" and the question asks "Which country
+ * did Maya choose?" or "Would she recommend Poland?": nothing in the words joins them, and a word
+ * vector for "Krakow" is near other Polish cities, not near "country". Entity linking to a
+ * gazetteer is how search engines and QA systems bridge it; here each place an item names adds
+ * index terms at write time (`placeTerms`): its country's names, and the words "city" or "country"
+ * for what kind of place it is (the hypernym, as a thesaurus-backed index would add it).
+ */
+
+export interface PlaceMention {
+  /** The name as the gazetteer has it ("Cape Town", "Poland"). */
+  name: string;
+  kind: 'city' | 'country';
+  /** ISO 3166-1 code of the country it is, or is in. */
+  country: string;
+}
+
+interface Gazetteer {
+  /** Place name -> ISO code, for cities and for every name of every country. */
+  byName: Map<string, { kind: 'city' | 'country'; country: string }>;
+  /** ISO code -> the country's names, lower-cased words ("united kingdom", "uk", "britain"). */
+  countryWords: Map<string, string[]>;
+  /** Longest name, in words. */
+  longest: number;
+}
+
+let cached: Gazetteer | null = null;
+
+function gazetteer(): Gazetteer {
+  if (cached) return cached;
+  const byName = new Map<string, { kind: 'city' | 'country'; country: string }>();
+  const countryWords = new Map<string, string[]>();
+  let longest = 1;
+  for (const line of COUNTRIES.split('\n')) {
+    const [code = '', names = ''] = line.split('\t');
+    const list = names.split('|').filter((n) => n !== '');
+    const words = new Set<string>();
+    for (const name of list) {
+      byName.set(name, { kind: 'country', country: code });
+      longest = Math.max(longest, name.split(' ').length);
+      for (const w of name.toLowerCase().split(/[\s.'-]+/)) if (w.length > 1) words.add(w);
+    }
+    countryWords.set(code, [...words]);
+  }
+  for (const line of PLACES.split('\n')) {
+    const [name = '', code = ''] = line.split('\t');
+    // A country's own name wins over a town called after it.
+    if (!byName.has(name)) byName.set(name, { kind: 'city', country: code });
+    longest = Math.max(longest, name.split(' ').length);
+  }
+  cached = { byName, countryWords, longest };
+  return cached;
+}
+
+const thesaurus = dictionary as unknown as Record<string, object | undefined>;
+
+/**
+ * Words that come before a place: "to Bath", "in Reading", "from Nice". A place name that is also
+ * an everyday word ("Bath", "Reading", "Nice", "Split") or a first name ("Florence", "Regina")
+ * counts only after one of them.
+ */
+const BEFORE_PLACE = new Set([
+  'to',
+  'in',
+  'from',
+  'near',
+  'around',
+  'outside',
+  'via',
+  'visit',
+  'visiting',
+  'visited',
+  'of',
+]);
+
+function ambiguous(name: string): boolean {
+  if (name.includes(' ')) return false;
+  const lower = name.toLowerCase();
+  if (Object.hasOwn(thesaurus, lower)) return true;
+  return lexiconTags(lower).some((t) => /Name$|^Person$/.test(t));
+}
+
+/** Accents off, as the gazetteer stores names ("Kraków" -> "Krakow"). */
+function plain(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '');
+}
+
+/** The places a text names, in order; a speaker's prefix ("Sydney: …") is not a mention. */
+function mentions(content: string): PlaceMention[] {
+  const { byName, longest } = gazetteer();
+  const text = plain(speakerOf(content)?.rest ?? content);
+  const tokens = text.match(/[\p{L}][\p{L}'’.-]*|[^\s\p{L}]/gu) ?? [];
+  const out: PlaceMention[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const first = tokens[i] ?? '';
+    if (!/^\p{Lu}/u.test(first)) continue;
+    // Longest run of words first: "Cape Town" before "Cape", "New York" before "York".
+    for (let n = Math.min(longest, tokens.length - i); n >= 1; n--) {
+      const name = tokens
+        .slice(i, i + n)
+        .join(' ')
+        .replace(/['’]s$/u, '')
+        .replace(/[.'’]+$/u, '');
+      const hit = byName.get(name);
+      if (!hit) continue;
+      const before = (tokens[i - 1] ?? '').toLowerCase();
+      if (ambiguous(name) && !BEFORE_PLACE.has(before)) continue;
+      out.push({ name, ...hit });
+      i += n - 1;
+      break;
+    }
+  }
+  return out;
+}
+
+/** Items come back query after query (answer types are read per candidate): 4,096 texts. */
+export const placeMentions = boundedMemo(4_096, mentions);
+
+/**
+ * Index terms for the places an item names: the country's names for a city ("krakow" -> "poland"),
+ * the other names of a country ("uk" -> "united", "kingdom", "britain"), and "city" or "country"
+ * for the kind of place. Lower-case words, each once.
+ */
+export function placeTerms(content: string): string[] {
+  const { countryWords } = gazetteer();
+  const out = new Set<string>();
+  for (const m of placeMentions(content)) {
+    out.add(m.kind);
+    if (m.kind === 'city') out.add('country');
+    for (const w of countryWords.get(m.country) ?? []) out.add(w);
+  }
+  return [...out];
+}
