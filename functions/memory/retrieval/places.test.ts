@@ -28,6 +28,8 @@ describe('placeMentions (gazetteer)', () => {
     expect(names('Flights to Charlotte are cheap.')).toEqual(['Charlotte/US']);
     expect(names('Chad came round for dinner.')).toEqual([]);
     expect(names('She works in Chad now.')).toEqual(['Chad/TD']);
+    expect(names('Ho ho ho, the office party again.')).toEqual([]);
+    expect(names('Moving to the US in May.')).toEqual(['US/US']);
   });
 
   it('does not read a speaker prefix or a lower-case word as a place', () => {

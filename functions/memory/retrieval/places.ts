@@ -64,8 +64,8 @@ const thesaurus = dictionary as unknown as Record<string, object | undefined>;
 
 /**
  * Words that come before a place: "to Bath", "in Reading", "from Nice". A place name that is also
- * an everyday word ("Bath", "Reading", "Nice", "Split") or a first name ("Florence", "Regina")
- * counts only after one of them.
+ * an everyday word ("Bath", "Reading", "Nice", "Split"), a first name ("Charlotte", "Chad") or
+ * three letters or fewer ("Ho", "US") counts only after one of them.
  */
 const BEFORE_PLACE = new Set([
   'to',
@@ -83,6 +83,8 @@ const BEFORE_PLACE = new Set([
 
 function ambiguous(name: string): boolean {
   if (name.includes(' ')) return false;
+  // Two- and three-letter towns ("Ho", "Van", "Ulm") and aliases ("US") read as words too often.
+  if (name.length <= 3) return true;
   const lower = name.toLowerCase();
   if (Object.hasOwn(thesaurus, lower)) return true;
   return lexiconTags(lower).some((t) => /Name$|^Person$/.test(t));
@@ -111,7 +113,9 @@ function mentions(content: string): PlaceMention[] {
         .replace(/[.'’]+$/u, '');
       const hit = byName.get(name);
       if (!hit) continue;
-      const before = (tokens[i - 1] ?? '').toLowerCase();
+      // "to the UK": look past one article.
+      const previous = (tokens[i - 1] ?? '').toLowerCase();
+      const before = previous === 'the' ? (tokens[i - 2] ?? '').toLowerCase() : previous;
       if (ambiguous(name) && !BEFORE_PLACE.has(before)) continue;
       out.push({ name, ...hit });
       i += n - 1;
