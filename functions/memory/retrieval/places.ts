@@ -1,5 +1,4 @@
 import dictionary from 'synonyms/dictionary.js';
-import { boundedMemo } from './bounded-memo.ts';
 import { COUNTRIES, PLACES } from './gazetteer.generated.ts';
 import { lexiconTags } from './lexicon.ts';
 import { speakerOf } from './text-analysis.ts';
@@ -95,8 +94,12 @@ function plain(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '');
 }
 
-/** The places a text names, in order; a speaker's prefix ("Sydney: …") is not a mention. */
-function mentions(content: string): PlaceMention[] {
+/**
+ * The places a text names, in order; a speaker's prefix ("Sydney: …") is not a mention. Not
+ * memoised: at write time each item is read once, and at query time `answer-type.ts` keeps each
+ * candidate's types (a memo keyed by content here would also hold every written text).
+ */
+export function placeMentions(content: string): PlaceMention[] {
   const { byName, longest } = gazetteer();
   const text = plain(speakerOf(content)?.rest ?? content);
   const tokens = text.match(/[\p{L}][\p{L}'’.-]*|[^\s\p{L}]/gu) ?? [];
@@ -124,9 +127,6 @@ function mentions(content: string): PlaceMention[] {
   }
   return out;
 }
-
-/** Items come back query after query (answer types are read per candidate): 4,096 texts. */
-export const placeMentions = boundedMemo(4_096, mentions);
 
 /**
  * Index terms for the places an item names: the country's names for a city ("krakow" -> "poland"),
