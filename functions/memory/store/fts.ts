@@ -79,17 +79,27 @@ export interface TermChoice {
  * and sort. Leaving it out keeps the order of every row that matches a weighed term (to 1e-6) and
  * drops only rows whose score was zero. Terms no row holds go too (they match nothing). Needs
  * `items_fts_vocab` (the conversation-time schema step); `rows` is the count of items (FTS5's own N
- * may differ by the few items being written, which moves the cut-off by as much).
+ * may differ by the few items being written, which moves the cut-off by as much). `postings` bounds
+ * from above how many rows they match.
  */
-function weighedTerms(sql: SqlStorage, terms: string[], rows: number): string[] {
+function weighedTerms(
+  sql: SqlStorage,
+  terms: string[],
+  rows: number,
+): { terms: string[]; postings: number } {
   const df = documentFrequencies(
     sql,
     terms.map((t) => stemmer(t)),
   );
-  return terms.filter((t) => {
+  const weighs = (t: string): boolean => {
     const n = df.get(stemmer(t)) ?? 0;
     return n > 0 && 2 * n < rows;
-  });
+  };
+  const weighed = terms.filter(weighs);
+  // At least as many as the rows the weighed terms match (one count per stem).
+  let postings = 0;
+  for (const stem of new Set(weighed.map((t) => stemmer(t)))) postings += df.get(stem) ?? 0;
+  return { terms: weighed, postings };
 }
 
 export interface FtsHit {
@@ -111,20 +121,26 @@ function* ranked(
   for (const row of cursor) if (!skip?.has(row.seq)) yield { seq: row.seq, score: -row.rank };
 }
 
-/** Iterates FTS hits best first; the caller stops when it has enough after filtering. */
+/**
+ * Iterates FTS hits best first; the caller stops when it has enough after filtering. `expect` is
+ * how many it will likely read: `weighed-first` reads FTS5's whole list at once when the weighed
+ * terms cannot match that many rows (the caller would read past them, and FTS5 would score the
+ * same rows twice).
+ */
 export function* ftsSearch(
   sql: SqlStorage,
   text: string,
   extra: string[] = [],
   choice: TermChoice | null = null,
+  expect = 0,
 ): Generator<FtsHit> {
   const terms = queryTerms(text, extra);
   const policy = choice?.policy ?? 'all';
   if (choice === null || policy === 'all' || terms.length === 0)
     return yield* ranked(sql, matchOf(terms));
-  const weighed = weighedTerms(sql, terms, choice.rows());
+  const { terms: weighed, postings } = weighedTerms(sql, terms, choice.rows());
   if (policy === 'weighed') return yield* ranked(sql, matchOf(weighed));
-  if (weighed.length === 0) return yield* ranked(sql, matchOf(terms));
+  if (weighed.length === 0 || postings < expect) return yield* ranked(sql, matchOf(terms));
   // The weighed rows, scored on every term: `(weighed) AND (all)` matches what the weighed
   // terms match, and bm25 counts each weighed phrase twice and each zero-weight one once, so the
   // zero-weight terms' 1e-6 shares still break the weighed terms' ties as in FTS5's own list (the

@@ -74,3 +74,48 @@ describe('bm25 matches the weighed terms first and returns the list FTS5 gives',
     expect(hits.map((h) => h.content)).toEqual(await ftsOrder(ctx, '"roadmap"', 10));
   });
 });
+
+interface RankedHit extends Hit {
+  ranks?: { bm25: number | null };
+}
+
+/** Every hit's rank in hybrid's bm25 list is its place in FTS5's own list. */
+async function expectBm25ArmIsFts(ctx: string, key: string, query: string, match: string) {
+  const res = await call('POST', `/api/v1/${ctx}/query`, {
+    key,
+    body: { query, mode: 'hybrid', k: 20 },
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
+  const hits = (await json<{ results: RankedHit[] }>(res)).results;
+  const fts = await ftsOrder(ctx, match, 100);
+  const ranked = hits.filter((h) => typeof h.ranks?.bm25 === 'number');
+  expect(ranked.length).toBeGreaterThan(5);
+  for (const hit of ranked) expect(fts[(hit.ranks?.bm25 ?? 0) - 1]).toBe(hit.content);
+}
+
+// The fused modes read their bm25 list the same way, 100 rows deep: from the weighed rows when
+// they can fill it, else FTS5's whole list at once.
+describe("hybrid's bm25 list is FTS5's own", () => {
+  it('when the weighed rows cannot fill it (3 of 15 say "billing")', async () => {
+    const { ctx, key } = await notes();
+    await expectBm25ArmIsFts(ctx, key, 'billing roadmap', '"billing" OR "roadmap"');
+  });
+
+  it('when they can (110 of 250 say "billing")', async () => {
+    const { ctx, key } = await setup();
+    const facts = Array.from({ length: 250 }, (_, i) => ({
+      content:
+        i < 110
+          ? `${TEAMS[i % 6] ?? ''} billing roadmap note ${i}${' with more words'.repeat(i % 4)}`
+          : `${TEAMS[i % 6] ?? ''} roadmap note ${i}${' and some words'.repeat(i % 3)}`,
+    }));
+    for (let i = 0; i < facts.length; i += 100) {
+      const res = await call('POST', `/api/v1/${ctx}/facts/batch`, {
+        key,
+        body: { facts: facts.slice(i, i + 100) },
+      });
+      expect(res.status, await res.clone().text()).toBe(201);
+    }
+    await expectBm25ArmIsFts(ctx, key, 'billing roadmap', '"billing" OR "roadmap"');
+  });
+});
