@@ -156,20 +156,57 @@ export function* ftsSearch(
   yield* ranked(sql, matchOf(terms), seen);
 }
 
+/** Document frequencies read since the database's last write (`documentFrequencies`). */
+interface FrequencyCache {
+  changes: number;
+  df: Map<string, number>;
+}
+
+const frequencyCaches = new WeakMap<SqlStorage, FrequencyCache>();
+/** Stems kept per Context database before the cache starts over (an isolate serves many). */
+const FREQUENCY_CACHE_MAX = 4096;
+
+/** The cache of `sql`'s frequencies, emptied when anything was written since it was filled. */
+function frequencyCache(sql: SqlStorage): FrequencyCache {
+  // `total_changes()` counts every row this connection inserted, updated or deleted, and a
+  // Context's object is the only writer of its database: an unchanged count means unchanged
+  // postings. Reading it costs far less than one term's postings.
+  const changes = sql.exec<{ n: number }>('SELECT total_changes() AS n').one().n;
+  const known = frequencyCaches.get(sql);
+  if (known && known.changes === changes && known.df.size < FREQUENCY_CACHE_MAX) return known;
+  const fresh = { changes, df: new Map<string, number>() };
+  frequencyCaches.set(sql, fresh);
+  return fresh;
+}
+
 /**
  * In how many items each word occurs, by its Porter stem (the FTS `porter` tokenizer stores stems;
- * `items_fts_vocab` exists from the conversation-time schema step on).
+ * `items_fts_vocab` exists from the conversation-time schema step on). Counting a stem reads its
+ * whole postings list (a name on half the turns: thousands of entries), and the same stems come
+ * back query after query (speakers' names, answer-type tokens), so counts are kept until the next
+ * write. Stems no item holds are absent from the result.
  */
 export function documentFrequencies(sql: SqlStorage, stems: string[]): Map<string, number> {
+  const cache = frequencyCache(sql);
   const out = new Map<string, number>();
-  const unique = [...new Set(stems)];
-  for (let i = 0; i < unique.length; i += 90) {
-    const part = unique.slice(i, i + 90);
+  const unknown: string[] = [];
+  for (const stem of new Set(stems)) {
+    const n = cache.df.get(stem);
+    if (n === undefined) unknown.push(stem);
+    else if (n > 0) out.set(stem, n);
+  }
+  for (let i = 0; i < unknown.length; i += 90) {
+    const part = unknown.slice(i, i + 90);
+    for (const stem of part) cache.df.set(stem, 0);
     const rows = sql.exec<{ term: string; doc: number }>(
       `SELECT term, doc FROM items_fts_vocab WHERE term IN (${part.map(() => '?').join(', ')})`,
       ...part,
     );
-    for (const row of rows) out.set(row.term, (out.get(row.term) ?? 0) + row.doc);
+    for (const row of rows) {
+      const n = (out.get(row.term) ?? 0) + row.doc;
+      out.set(row.term, n);
+      cache.df.set(row.term, n);
+    }
   }
   return out;
 }
