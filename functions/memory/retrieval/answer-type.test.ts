@@ -5,6 +5,7 @@ import {
   answerTypeTerm,
   answerTypeTerms,
   expectedAnswer,
+  questionTypeTerm,
 } from './answer-type.ts';
 
 describe('expected answer types', () => {
@@ -15,6 +16,12 @@ describe('expected answer types', () => {
     ['Who did Tobias meet at the barbecue?', 'person'],
     ['At whose party did Maya first meet the new boyfriend?', 'person'],
     ['Which friend keeps sending Maya photos?', 'person'],
+    [
+      'What did Maya do for a living before the career change, and what is the new position?',
+      'job',
+    ],
+    ['What line of work was Tobias in at the start of these chats?', 'job'],
+    ['Which job did Priya take after the course?', 'job'],
     ['When did Pia become a parent?', null],
     ['What does Maya use to get around these days?', null],
   ])('%s -> %s', (question, type) => {
@@ -33,6 +40,34 @@ describe('expected answer types', () => {
     // The sentence's first word is capitalised anyway; the speaker's name is every turn's.
     expect(answerTypeFactor('person', 'Caroline: Lunch was great.')).toBe(1);
     expect(answerTypeFactor(null, 'Maya: Booked flights to Krakow!')).toBe(1);
+  });
+});
+
+describe('a job as the answer type', () => {
+  const boosted = 1 + ANSWER_TYPE_BOOST;
+
+  it('is carried by an occupation, or by what someone is or joins as', () => {
+    expect(
+      answerTypeFactor('job', 'Priya: Checked prescriptions all day, the pharmacist is off.'),
+    ).toBe(boosted);
+    expect(
+      answerTypeFactor('job', 'Maya: I am joining Paper Lantern Books as a bookshop manager!'),
+    ).toBe(boosted);
+    expect(answerTypeFactor('job', 'Jonas: I’m a physio now, five backs a day.')).toBe(boosted);
+  });
+
+  it('is not carried by a relation compromise files with the roles', () => {
+    expect(answerTypeFactor('job', 'Maya: My friend and my mum came to the party.')).toBe(1);
+    expect(answerTypeFactor('job', 'Tobias: The guests brought the baby along.')).toBe(1);
+  });
+
+  it('is no index term, so bm25 adds none for it', () => {
+    expect(
+      answerTypeTerms('Maya: I am joining Paper Lantern Books as a bookshop manager!'),
+    ).not.toContain('qajob');
+    expect(questionTypeTerm('job')).toBeNull();
+    expect(questionTypeTerm('place')).toBe('qaplace');
+    expect(questionTypeTerm(null)).toBeNull();
   });
 });
 

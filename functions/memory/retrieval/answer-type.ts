@@ -17,8 +17,17 @@ import { speakerOf } from './text-analysis.ts';
  * 0.665 / 0.644 (kept); at 1.0 0.669 / 0.642 (LoCoMo falls); place only 0.646 / 0.644; person only
  * 0.657 / 0.643. Numbers ("how many…") added nothing on dev and cost LoCoMo (all three types at
  * 0.4: 0.642), so they are not a type here.
+ *
+ * A job ("what did she do for a living…", "what line of work…", "what is the new position?") is a
+ * type since the sixth round: a turn carries it when it names an occupation compromise knows
+ * ("manager", "pharmacist"; not a relation such as "friend" or "mum", which it files with them) or
+ * says what someone is or joins as ("joining Paper Lantern Books as a bookshop manager"). Dev
+ * hybrid 0.721 -> 0.727 (multi-hop 0.638 -> 0.665, open-domain 0.301 -> 0.306; occupation words
+ * alone 0.725, the "as a" pattern alone 0.726); LoCoMo, the outside check, 0.651 both ways. It acts
+ * only as the fused modes' factor, not as an index term (`answerTypeTerms`), so no stored item
+ * needs a new term.
  */
-export type AnswerType = 'place' | 'person';
+export type AnswerType = 'place' | 'person' | 'job';
 
 export const ANSWER_TYPE_BOOST = 0.6;
 
@@ -27,12 +36,46 @@ const PLACE_QUESTION =
 const PERSON_QUESTION =
   /^\s*(who|whom)\b|\bwhose\b|\b(which|what) (friend|person|colleague|relative)\b/i;
 
-/** The type of answer a question asks for, when its first words say so. */
+const JOB_QUESTION =
+  /\b(for a living|line of work|(which|what) (job|position|role|profession|career|occupation)|new (job|position|role)|work as)\b/i;
+
+/** The type of answer a question asks for, when its words say so. */
 export function expectedAnswer(question: string): AnswerType | null {
   if (PLACE_QUESTION.test(question)) return 'place';
   if (PERSON_QUESTION.test(question)) return 'person';
+  if (JOB_QUESTION.test(question)) return 'job';
   return null;
 }
+
+/** The types stored as index terms; `job` is not (see `AnswerType`). */
+const INDEXED: ReadonlySet<AnswerType> = new Set(['place', 'person']);
+
+/** Words compromise tags as roles (`Actor`) that name a relation or people at large, not a job. */
+const RELATIONS = new Set([
+  'baby',
+  'people',
+  'guests',
+  'friend',
+  'mum',
+  'mom',
+  'dad',
+  'mother',
+  'father',
+  'sister',
+  'brother',
+  'girlfriend',
+  'boyfriend',
+  'partner',
+  'wife',
+  'husband',
+  'neighbour',
+  'neighbor',
+  'boss',
+  'guest',
+]);
+
+/** "…as a bookshop manager", "I am a nurse": what someone is or joins as. */
+const ROLE_PHRASE = /\b(as|am|I'm|I’m) an? \p{L}+/u;
 
 const PLACE_TAGS = new Set(['City', 'Country', 'Region', 'Place']);
 const PERSON_TAGS = new Set(['FirstName', 'MaleName', 'FemaleName', 'Person', 'LastName']);
@@ -55,7 +98,9 @@ function typesOf(content: string): ReadonlySet<AnswerType> {
       sentenceStart = true;
       continue;
     }
-    const tags = lexiconTags(token.toLowerCase());
+    const word = token.toLowerCase();
+    const tags = lexiconTags(word);
+    if (tags.includes('Actor') && !RELATIONS.has(word)) out.add('job');
     if (tags.some((t) => PLACE_TAGS.has(t))) out.add('place');
     if (tags.some((t) => PERSON_TAGS.has(t))) out.add('person');
     else if (
@@ -67,6 +112,7 @@ function typesOf(content: string): ReadonlySet<AnswerType> {
       out.add('person');
     sentenceStart = false;
   }
+  if (ROLE_PHRASE.test(text)) out.add('job');
   return out;
 }
 
@@ -90,9 +136,14 @@ export function answerTypeFactor(want: AnswerType | null, content: string): numb
  * 0.646, so it is not.
  */
 export function answerTypeTerms(content: string): string[] {
-  return [...typesOf(content)].map(answerTypeTerm);
+  return [...typesOf(content)].filter((t) => INDEXED.has(t)).map(answerTypeTerm);
 }
 
 export function answerTypeTerm(type: AnswerType): string {
   return `qa${type}`;
+}
+
+/** The index term `bm25` mode adds for a question expecting `want`, when the type is indexed. */
+export function questionTypeTerm(want: AnswerType | null): string | null {
+  return want !== null && INDEXED.has(want) ? answerTypeTerm(want) : null;
 }

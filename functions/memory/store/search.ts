@@ -1,5 +1,5 @@
 import { fuseScores, normalise, weightsFor, type Arm, type Scored } from '../retrieval/fusion.ts';
-import { answerTypeFactor, answerTypeTerm, expectedAnswer } from '../retrieval/answer-type.ts';
+import { answerTypeFactor, expectedAnswer, questionTypeTerm } from '../retrieval/answer-type.ts';
 import { withConversation } from '../retrieval/conversation.ts';
 import { contentPrior } from '../retrieval/content-prior.ts';
 import { gatedWeights, lexicalCoverage } from '../retrieval/lexical-gate.ts';
@@ -373,8 +373,8 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
   const depth = Math.max(k * 3, 100);
   if (req.mode === 'bm25') {
     // The type of answer the question wants, as one more term (answer-type.ts answerTypeTerms).
-    const want = conversation ? expectedAnswer(req.text) : null;
-    const terms = want === null ? dates : [...dates, answerTypeTerm(want)];
+    const want = conversation ? questionTypeTerm(expectedAnswer(req.text)) : null;
+    const terms = want === null ? dates : [...dates, want];
     return hydrate(
       sql,
       bm25Ranked(sql, req.text, terms, accept, read, k, conversation ? 'weighed-first' : 'all'),
