@@ -87,18 +87,21 @@ function weighedTerms(
   terms: string[],
   rows: number,
 ): { terms: string[]; postings: number } {
-  const df = documentFrequencies(
-    sql,
-    terms.map((t) => stemmer(t)),
-  );
-  const weighs = (t: string): boolean => {
-    const n = df.get(stemmer(t)) ?? 0;
-    return n > 0 && 2 * n < rows;
-  };
-  const weighed = terms.filter(weighs);
+  const stems = terms.map((t) => stemmer(t));
+  const df = documentFrequencies(sql, stems);
+  const weighed: string[] = [];
+  const weighedStems = new Set<string>();
+  terms.forEach((term, i) => {
+    const stem = stems[i] ?? term;
+    const n = df.get(stem) ?? 0;
+    if (n > 0 && 2 * n < rows) {
+      weighed.push(term);
+      weighedStems.add(stem);
+    }
+  });
   // At least as many as the rows the weighed terms match (one count per stem).
   let postings = 0;
-  for (const stem of new Set(weighed.map((t) => stemmer(t)))) postings += df.get(stem) ?? 0;
+  for (const stem of weighedStems) postings += df.get(stem) ?? 0;
   return { terms: weighed, postings };
 }
 

@@ -371,25 +371,16 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
   // distribution and give the graph walk more to rank (dev, recall@10: 30 -> 0.478, 100 -> 0.489,
   // replayed over recorded arm lists); the cost is reads of a few dozen more rows per arm.
   const depth = Math.max(k * 3, 100);
+  // Every mode's main bm25 list (bm25Ranked): weighed-first once the FTS index has its vocabulary.
+  const main: TermPolicy = conversation ? 'weighed-first' : 'all';
   if (req.mode === 'bm25') {
     // The type of answer the question wants, as one more term (answer-type.ts answerTypeTerms).
     const want = conversation ? questionTypeTerm(expectedAnswer(req.text)) : null;
     const terms = want === null ? dates : [...dates, want];
-    return hydrate(
-      sql,
-      bm25Ranked(sql, req.text, terms, accept, read, k, conversation ? 'weighed-first' : 'all'),
-    );
+    return hydrate(sql, bm25Ranked(sql, req.text, terms, accept, read, k, main));
   }
   const modelId = req.vector?.modelId ?? null;
-  const bm25 = bm25Ranked(
-    sql,
-    req.text,
-    dates,
-    accept,
-    read,
-    depth,
-    conversation ? 'weighed-first' : 'all',
-  );
+  const bm25 = bm25Ranked(sql, req.text, dates, accept, read, depth, main);
   const best = bm25[0];
   const coverage = best ? lexicalCoverage(req.text, read(best.seq)?.content ?? '') : 0;
   const base = weightsFor(modelId);
