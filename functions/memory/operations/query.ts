@@ -17,6 +17,8 @@ export const DEFAULT_K = 10;
  */
 export const DEFAULT_MODE: SearchMode = 'hybrid';
 export const MAX_K = 50;
+/** The widest window of turns a query may ask for around each hit (store/neighbours.ts). */
+export const MAX_NEIGHBOURS = 5;
 
 export interface QueryInput {
   contextId: string;
@@ -27,6 +29,8 @@ export interface QueryInput {
   kinds?: ItemKind[] | undefined;
   /** Also return facts closed by supersession (left out by default: they are history). */
   includeSuperseded?: boolean | undefined;
+  /** Turns before and after each hit in its session to return with it (0: none). */
+  neighbours?: number | undefined;
 }
 
 // A type alias, not an interface: MCP tool outputs must be assignable to Record<string, unknown>.
@@ -58,6 +62,7 @@ export async function query(
     lens,
     ...(input.kinds ? { kinds: input.kinds } : {}),
     ...(input.includeSuperseded ? { includeSuperseded: true } : {}),
+    ...(input.neighbours ? { neighbours: input.neighbours } : {}),
   });
   if (planned.staleVectors === 0 || planned.mode === input.mode) {
     return { mode: planned.mode, results: planned.hits };

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { DEFAULT_K, DEFAULT_MODE, MAX_K } from '../operations/query.ts';
+import { DEFAULT_K, DEFAULT_MODE, MAX_K, MAX_NEIGHBOURS } from '../operations/query.ts';
 import { ITEM_KINDS } from '../store/types.ts';
 import { perform } from './in-context.ts';
 import type { RouteModule } from './registry.ts';
@@ -14,6 +14,16 @@ import {
 } from './schemas.ts';
 
 const Rank = z.number().int().nullable();
+const Window = z.number().int().min(0).max(MAX_NEIGHBOURS).default(0);
+const NeighbourTurn = z
+  .object({
+    id: z.string(),
+    content: z.string(),
+    position: z.number().int(),
+    valid_from: z.string(),
+  })
+  .openapi('NeighbourTurn');
+
 const QueryResult = z
   .object({
     id: z.string(),
@@ -34,6 +44,10 @@ const QueryResult = z
     ranks: z.object({ bm25: Rank, vector: Rank, graph: Rank.optional() }).optional().openapi({
       description:
         'hybrid and hybrid_graph: the 1-based rank of the item in each fused list (null when absent)',
+    }),
+    neighbours: z.array(NeighbourTurn).optional().openapi({
+      description:
+        'Only when the request sets neighbours: the turns around this one in its session, by position ([] when it has no session)',
     }),
   })
   .openapi('QueryResult');
@@ -56,6 +70,9 @@ const route = createRoute({
         kinds: z.array(z.enum(ITEM_KINDS)).min(1).optional(),
         include_superseded: z.boolean().default(false).openapi({
           description: 'Also return facts closed by supersession (they carry valid_until)',
+        }),
+        neighbours: Window.openapi({
+          description: `Also return up to this many turns before and after each hit in its session (0-${MAX_NEIGHBOURS}): a question and its answer sit in adjacent turns. Neighbours pass the same lens, kinds and supersession filter as the hits.`,
         }),
       }),
     ),
@@ -91,6 +108,7 @@ export const queryRoutes: RouteModule = {
         lens: body.lens,
         kinds: body.kinds,
         includeSuperseded: body.include_superseded,
+        neighbours: body.neighbours,
       });
       return c.json(result, 200);
     });

@@ -16,6 +16,7 @@ import { lensMatches } from '../scopes/lens.ts';
 import { entitiesOf, entityIdsByName, itemsOfEntity } from './entities.ts';
 import { countStaleVectors } from './model-paths.ts';
 import { documentFrequencies, ftsSearch, type TermPolicy } from './fts.ts';
+import { withNeighbours } from './neighbours.ts';
 import { toRecord, type ItemRow } from './items.ts';
 import type { SearchHit, SearchMode, SearchRanks, SearchRequest } from './types.ts';
 import { hasConversation, hasValidity } from './validity.ts';
@@ -450,13 +451,21 @@ export interface PlannedSearch {
 /**
  * Plans and runs a query in one store call. While some items still carry vectors of a previous
  * embedding model (the `reembed` job is catching up), vector scores would compare two models, so
- * the query runs as `bm25` instead and reports how many items are stale.
+ * the query runs as `bm25` instead and reports how many items are stale. Neighbour turns, when
+ * asked for, are read here too: still one call.
  */
 export function plannedSearch(
   sql: SqlStorage,
   cache: VectorCache,
   req: SearchRequest,
 ): PlannedSearch {
+  const planned = planAndSearch(sql, cache, req);
+  const span = req.neighbours ?? 0;
+  if (span <= 0) return planned;
+  return { ...planned, hits: withNeighbours(sql, planned.hits, span, accepts(req)) };
+}
+
+function planAndSearch(sql: SqlStorage, cache: VectorCache, req: SearchRequest): PlannedSearch {
   if (req.mode === 'bm25' || req.vector === null) {
     const mode = req.vector === null ? 'bm25' : req.mode;
     return { mode, staleVectors: 0, hits: search(sql, cache, { ...req, mode }) };

@@ -67,6 +67,11 @@ export interface SearchRequest {
   kinds?: ItemKind[];
   /** Also return items closed by supersession or merging (left out by default). */
   includeSuperseded?: boolean;
+  /**
+   * Also return, with each hit, up to this many turns before and after it in its session
+   * (store/neighbours.ts); absent or 0: none.
+   */
+  neighbours?: number;
 }
 
 export interface SearchRanks {
@@ -91,6 +96,16 @@ export interface SearchHit {
   /** Present only on superseded items, which only `includeSuperseded` returns. */
   valid_until?: string;
   ranks?: SearchRanks;
+  /** Only when the request asks for neighbours: the turns around this one, by position. */
+  neighbours?: NeighbourTurn[];
+}
+
+/** A turn next to a hit in its session, as `neighbours` returns it. */
+export interface NeighbourTurn {
+  id: string;
+  content: string;
+  position: number;
+  valid_from: string;
 }
 
 export interface SessionRecord {

@@ -241,9 +241,21 @@ export class MemoryClient {
 
   recall(
     query: string,
-    options: { mode?: QueryMode; k?: number; lens?: Lens } = {},
+    options: {
+      mode?: QueryMode;
+      k?: number;
+      lens?: Lens;
+      /** Also return up to this many turns before and after each result in its session (0-5). */
+      neighbours?: number;
+    } = {},
   ): Promise<QueryResponse> {
-    const json = { query, mode: options.mode, k: options.k, lens: options.lens };
+    const json = {
+      query,
+      mode: options.mode,
+      k: options.k,
+      lens: options.lens,
+      neighbours: options.neighbours,
+    };
     // A query only reads, so it is retried like a GET.
     return this.#call({ method: 'POST', path: this.#p('/query'), json, retryable: true });
   }

@@ -42,7 +42,17 @@ export interface QueryResult {
   valid_from?: string;
   session?: string | null;
   position?: number | null;
+  /** Only when the query asked for neighbours: the turns around this one, by position. */
+  neighbours?: NeighbourTurn[];
   [field: string]: unknown;
+}
+
+/** A turn next to a result in its session. */
+export interface NeighbourTurn {
+  id: string;
+  content: string;
+  position: number;
+  valid_from: string;
 }
 
 export interface QueryResponse {

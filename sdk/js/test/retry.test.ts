@@ -219,6 +219,15 @@ describe('requests', () => {
     });
   });
 
+  it('asks for neighbour turns only when told to', async () => {
+    const empty = { status: 200, body: { mode: 'hybrid', results: [] } };
+    server.script(empty, empty);
+    await client().recall('q', { neighbours: 2 });
+    await client().recall('q');
+    expect(JSON.parse(server.seen[0]?.body ?? '{}')).toEqual({ query: 'q', neighbours: 2 });
+    expect(JSON.parse(server.seen[1]?.body ?? '{}')).toEqual({ query: 'q' });
+  });
+
   it('streams chat events, or wraps a JSON answer in one done event', async () => {
     server.script({
       status: 200,

@@ -253,8 +253,10 @@ class MemoryClient:
         mode: Optional[str] = None,
         k: Optional[int] = None,
         lens: Optional[Lens] = None,
+        neighbours: Optional[int] = None,
     ) -> JSON:
-        body = {"query": query, "mode": mode, "k": k, "lens": lens}
+        """Ranked results; ``neighbours`` (0-5) also returns the turns around each in its session."""
+        body = {"query": query, "mode": mode, "k": k, "lens": lens, "neighbours": neighbours}
         # A query only reads, so it is retried like a GET.
         return self._t.request("POST", self._p("/query"), json_body=body, retryable=True)
 

@@ -165,6 +165,11 @@ class RequestShapeTest(ScriptedTestCase):
             json.loads(req["body"]), {"query": "q", "mode": "bm25", "k": 3, "lens": [["a", "b"]]}
         )
 
+    def test_recall_asks_for_neighbour_turns(self) -> None:
+        self.server.play(Reply(200, {"mode": "hybrid", "results": []}))
+        self.client().recall("q", neighbours=2)
+        self.assertEqual(json.loads(self.server.seen[0]["body"]), {"query": "q", "neighbours": 2})
+
     def test_upload_is_multipart_file(self) -> None:
         self.server.play(Reply(202, {"id": "document:1", "status": "queued"}))
         self.client().upload_document("hello", filename="a.txt")

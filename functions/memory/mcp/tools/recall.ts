@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_K, DEFAULT_MODE, MAX_K, query } from '../../operations/query.ts';
+import { DEFAULT_K, DEFAULT_MODE, MAX_K, MAX_NEIGHBOURS, query } from '../../operations/query.ts';
 import { SEARCH_MODES } from '../../store/types.ts';
 import { contextIdField, defineTool, lensField, READ_ONLY } from '../tool.ts';
 import { toolOutput } from '../tool-result.ts';
@@ -29,6 +29,15 @@ export const recallTool = defineTool({
       .boolean()
       .default(false)
       .describe('Also return facts that a newer fact superseded (they carry valid_until).'),
+    neighbours: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_NEIGHBOURS)
+      .default(0)
+      .describe(
+        `Also return up to this many turns before and after each result in its conversation session (0-${MAX_NEIGHBOURS}).`,
+      ),
   }),
   output: toolOutput({
     mode: z.enum(SEARCH_MODES),
@@ -45,6 +54,7 @@ export const recallTool = defineTool({
       k: args.k,
       lens: args.lens,
       includeSuperseded: args.include_superseded,
+      neighbours: args.neighbours,
     });
   },
 });
