@@ -29,6 +29,19 @@ export interface RecallReport {
   latency: Record<string, { p50: number; p95: number; queries: number }>;
   /** mode asked → modes the server reported using, with counts (e.g. a fallback to bm25) */
   served_as: Record<string, Record<string, number>>;
+  /** split → the default mode's top 10 with neighbour turns, against a larger k */
+  neighbours?: Record<string, NeighbourScores>;
+}
+
+/** Evidence recall of what a caller holds: top 10 plus neighbours (distinct turns), or top k. */
+export interface NeighbourScores {
+  recall_at_10: number;
+  with_1: number;
+  turns_with_1: number;
+  recall_at_30: number;
+  with_2: number;
+  turns_with_2: number;
+  recall_at_50: number;
 }
 
 const f3 = (n: number) => n.toFixed(3);
@@ -108,6 +121,24 @@ export function markdown(
       );
     }
   }
+  if (report.neighbours) {
+    lines.push(
+      '',
+      '### Neighbour turns against a larger k (the default mode)',
+      '',
+      'Each `default` question is also asked with `neighbours: 2` (the turns up to two positions around',
+      'each hit in its session; the ranking is the same) and once more with k = 50. Recall here is of',
+      'the distinct turns a caller holds, so it is the fair comparison: the top 10 with neighbours',
+      'against as many or more ranked hits.',
+      '',
+      '| split | R@10 (10 turns) | top 10 + neighbours ±1 (turns) | R@30 | top 10 + neighbours ±2 (turns) | R@50 |',
+      '|---|---|---|---|---|---|',
+      ...Object.entries(report.neighbours).map(
+        ([split, n]) =>
+          `| ${split} | ${f3(n.recall_at_10)} | ${f3(n.with_1)} (${n.turns_with_1.toFixed(1)}) | ${f3(n.recall_at_30)} | ${f3(n.with_2)} (${n.turns_with_2.toFixed(1)}) | ${f3(n.recall_at_50)} |`,
+      ),
+    );
+  }
   const baseline = withBaseline ? readBaseline() : null;
   if (baseline) {
     lines.push(
@@ -142,6 +173,10 @@ export function markdown(
     'are in-process calls on one conversation’s index (about 500 turns), so their latency is a floor,',
     'not a like-for-like server.',
   );
+  if (report.neighbours)
+    lines.push(
+      '`default` queries carry `neighbours: 2` (one indexed read per hit more); `hybrid` is the same ranking without them.',
+    );
   const fallbacks = Object.entries(report.served_as)
     .map(([asked, used]) => {
       const other = Object.entries(used).filter(([mode]) => mode !== asked);

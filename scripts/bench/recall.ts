@@ -44,6 +44,8 @@ const MODES = ['default', 'bm25', 'vector', 'hybrid', 'hybrid_graph'] as const;
 type Mode = (typeof MODES)[number];
 const PEERS = ['MiniSearch', 'Orama'] as const;
 const BATCH = 100;
+/** The larger k the neighbour figures are compared with. */
+const WIDE_K = 50;
 
 export interface RecallOptions {
   splits: Split[];
@@ -174,26 +176,84 @@ async function ingest(api: Api, ctx: string, turns: Turn[]): Promise<Map<string,
   return toTurn;
 }
 
-/** Asks one question; returns the ranked turn ids and the mode the server says it used. */
+interface AskOptions {
+  k?: number;
+  /** Ask for this many neighbour turns around each hit (the default mode's second figure). */
+  neighbours?: number;
+}
+
+/** A hit's turn id with the turn ids of its neighbours, by distance in positions (1 or 2). */
+interface Around {
+  turn: string;
+  near: { turn: string; distance: number }[];
+}
+
+/**
+ * Asks one question; returns the ranked turn ids, each hit's neighbour turns when asked for, and
+ * the mode the server says it used.
+ */
 async function ask(
   api: Api,
   ctx: string,
   question: string,
   mode: Mode,
   toTurn: Map<string, string>,
-): Promise<{ turns: string[]; used: string; ms: number }> {
+  options: AskOptions = {},
+): Promise<{ turns: string[]; around: Around[]; used: string; ms: number }> {
   const t = performance.now();
   const body = (await api.call('POST', `/api/v1/${ctx}/query`, {
     query: question,
-    k: K,
+    k: options.k ?? K,
     ...(mode === 'default' ? {} : { mode }),
-  })) as { mode: string; results: { id: string }[] };
+    ...(options.neighbours ? { neighbours: options.neighbours } : {}),
+  })) as {
+    mode: string;
+    results: {
+      id: string;
+      position: number | null;
+      neighbours?: { id: string; position: number }[];
+    }[];
+  };
   const ms = performance.now() - t;
+  const turnOf = (id: string) => toTurn.get(id) ?? `unknown:${id}`;
   return {
-    turns: body.results.map((r) => toTurn.get(r.id) ?? `unknown:${r.id}`),
+    turns: body.results.map((r) => turnOf(r.id)),
+    around: body.results.map((r) => ({
+      turn: turnOf(r.id),
+      near: (r.neighbours ?? []).map((n) => ({
+        turn: turnOf(n.id),
+        distance: Math.abs(n.position - (r.position ?? n.position)),
+      })),
+    })),
     used: body.mode,
     ms,
   };
+}
+
+/** Distinct turns a caller holds from the top hits and their neighbours up to `distance`. */
+function withinReach(around: Around[], distance: number): string[] {
+  const turns = new Set<string>();
+  for (const hit of around) {
+    turns.add(hit.turn);
+    for (const n of hit.near) if (n.distance <= distance) turns.add(n.turn);
+  }
+  return [...turns];
+}
+
+/** Evidence recall of sets of turns (not ranked lists), averaged over questions. */
+function reach(
+  questions: Question[],
+  held: Map<string, string[]>,
+): { recall: number; turns: number } {
+  let recall = 0;
+  let turns = 0;
+  for (const q of questions) {
+    const got = new Set(held.get(q.id) ?? []);
+    recall += q.evidence.filter((id) => got.has(id)).length / (q.evidence.length || 1);
+    turns += got.size;
+  }
+  const n = questions.length || 1;
+  return { recall: recall / n, turns: turns / n };
 }
 
 function miniSearchOf(turns: Turn[]): MiniSearch<{ id: string; content: string }> {
@@ -237,6 +297,14 @@ export async function runRecallBench(args: string[] = []): Promise<string | null
     systems.map((s) => [s, { ranked: new Map<string, string[]>(), latency: [] }]),
   );
   const servedAs: Record<string, Record<string, number>> = {};
+  // Turns held per question: the default mode's top 10 with neighbours at most 1 or 2 positions
+  // away, and its top 30 / 50 from one k = 50 query.
+  const near = {
+    one: new Map<string, string[]>(),
+    two: new Map<string, string[]>(),
+    top30: new Map<string, string[]>(),
+    top50: new Map<string, string[]>(),
+  };
 
   const server = await startDevServer({
     vars: { RATE_LIMIT_PER_MINUTE: '100000000', MAX_IN_FLIGHT: '100000' },
@@ -255,11 +323,22 @@ export async function runRecallBench(args: string[] = []): Promise<string | null
           const run = runs.get(mode);
           if (!run) continue;
           for (const q of questions) {
-            const answer = await ask(api, ctx, q.question, mode, toTurn);
+            // The default mode's answer also carries neighbours (they leave the ranking as it
+            // is); a second query with k = 50 gives the larger-k figures they are compared with.
+            const wide = mode === 'default';
+            const answer = await ask(api, ctx, q.question, mode, toTurn, {
+              neighbours: wide ? 2 : 0,
+            });
             run.ranked.set(q.id, answer.turns);
             run.latency.push(answer.ms);
             const used = (servedAs[mode] ??= {});
             used[answer.used] = (used[answer.used] ?? 0) + 1;
+            if (!wide) continue;
+            near.one.set(q.id, withinReach(answer.around, 1));
+            near.two.set(q.id, withinReach(answer.around, 2));
+            const more = await ask(api, ctx, q.question, mode, toTurn, { k: WIDE_K });
+            near.top30.set(q.id, more.turns.slice(0, 30));
+            near.top50.set(q.id, more.turns.slice(0, WIDE_K));
           }
         }
         const mini = miniSearchOf(conversation.turns);
@@ -321,6 +400,19 @@ export async function runRecallBench(args: string[] = []): Promise<string | null
     report.set.conversations[split] = [...ids];
     report.set.questions[split] = questions.length;
     report.scores[split] = scoresOf(questions);
+    if (near.one.size > 0) {
+      const one = reach(questions, near.one);
+      const two = reach(questions, near.two);
+      (report.neighbours ??= {})[split] = {
+        recall_at_10: report.scores[split]?.default?.all?.recall_at_10 ?? 0,
+        with_1: one.recall,
+        turns_with_1: one.turns,
+        recall_at_30: reach(questions, near.top30).recall,
+        with_2: two.recall,
+        turns_with_2: two.turns,
+        recall_at_50: reach(questions, near.top50).recall,
+      };
+    }
     asked.push(...questions);
   }
   // Both splits together: the figure the issue's "bm25 ≤ 0.6 recall@10 on the set" is about.
