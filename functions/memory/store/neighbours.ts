@@ -1,5 +1,4 @@
 import type { NeighbourTurn, SearchHit } from './types.ts';
-import { hasConversation } from './validity.ts';
 
 /** The filter of the search the hits came from: a neighbour is shown only if the hit could be. */
 type Admits = (scopes: string[], kind: string, closed: boolean) => boolean;
@@ -30,11 +29,9 @@ export function withNeighbours(
   admits: Admits,
 ): SearchHit[] {
   if (span <= 0) return hits;
-  const conversation = hasConversation(sql);
   return hits.map((hit) => {
-    if (!conversation || hit.session === null || hit.position === null) {
-      return { ...hit, neighbours: [] };
-    }
+    // A hit has a session only where the schema has `session_label` (and `valid_until`).
+    if (hit.session === null || hit.position === null) return { ...hit, neighbours: [] };
     const rows = sql.exec<NeighbourRow>(
       `SELECT id, content, position, valid_from, created_at, scopes, kind,
               valid_until IS NOT NULL AS closed
