@@ -10,8 +10,8 @@ import type { PlannedSearch } from '../store/search.ts';
 export const DEFAULT_K = 10;
 /**
  * The mode used when none is asked for: the one with the best recall@10 on the held-out split of
- * the recall benchmark (docs/retrieval.md: hybrid 0.720, hybrid_graph 0.711, bm25 0.392; on dev
- * the two fused modes are level, 0.727 each). Since soft matching joined the fusion, the
+ * the recall benchmark (docs/retrieval.md: hybrid 0.708, hybrid_graph 0.701, bm25 0.369; on dev
+ * 0.719 against 0.713). Since soft matching joined the fusion, the
  * entity graph adds little recall on conversations, and it costs a walk per query;
  * `hybrid_graph` stays for facts linked through shared entities.
  */
