@@ -31,6 +31,8 @@ export interface QueryInput {
   includeSuperseded?: boolean | undefined;
   /** Turns before and after each hit in its session to return with it (0: none). */
   neighbours?: number | undefined;
+  /** ISO 8601 instant relative periods in the query are resolved against (default: now). */
+  asOf?: string | undefined;
 }
 
 // A type alias, not an interface: MCP tool outputs must be assignable to Record<string, unknown>.
@@ -63,6 +65,7 @@ export async function query(
     ...(input.kinds ? { kinds: input.kinds } : {}),
     ...(input.includeSuperseded ? { includeSuperseded: true } : {}),
     ...(input.neighbours ? { neighbours: input.neighbours } : {}),
+    ...(input.asOf ? { asOf: input.asOf } : {}),
   });
   if (planned.staleVectors === 0 || planned.mode === input.mode) {
     return { mode: planned.mode, results: planned.hits };
@@ -89,6 +92,9 @@ export async function runQuery(
     request.mode === 'bm25' ? undefined : (await deps.embedder.embed([request.text]))[0];
   const full: SearchRequest = {
     ...request,
+    // "Last week" in a question means the week before it was asked, unless the caller says when
+    // that was (a replayed conversation, a test): every query path resolves against the same now.
+    asOf: request.asOf ?? new Date().toISOString(),
     vector: values ? { modelId: deps.embedder.modelId, values } : null,
   };
   // tsc gives up ("excessively deep") on the stub's mapped RPC type of this method; the method

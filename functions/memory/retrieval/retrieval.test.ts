@@ -223,6 +223,25 @@ describe('dates as index terms', () => {
     );
     expect(queryTimeTerms('what happened in May')).toEqual(['mo05']);
     expect(queryTimeTerms('what did we do last year?')).toEqual([]);
+    // With the moment it is asked from, a relative period resolves to what it means then.
+    const asOf = new Date(Date.UTC(2026, 10, 26, 12));
+    expect(queryTimeTerms('what did we do last year?', asOf)).toEqual(['yr2025']);
+    expect(queryTimeTerms('where did I go last month?', asOf)).toEqual([
+      'yr2026',
+      'mo10',
+      'ym202610',
+    ]);
+    expect(queryTimeTerms('what happened yesterday?', asOf)).toContain('dy20261125');
+    // The calendar week before (Monday 16 to Sunday 22 November), as day tokens only.
+    expect(queryTimeTerms('what did we discuss last week?', asOf)).toEqual(
+      [16, 17, 18, 19, 20, 21, 22].map((d) => `dy202611${d}`),
+    );
+    expect(queryTimeTerms('what did we do last Tuesday?', asOf)).toContain('dy20261124');
+    // A stated month keeps no guessed year, with or without the reference.
+    expect(queryTimeTerms('what happened in May', asOf)).toEqual(['mo05']);
+    expect(queryTimeTerms('What did Marcus see in November 2023?', asOf)).toEqual(
+      queryTimeTerms('What did Marcus see in November 2023?'),
+    );
     expect(queryTimeTerms('When did Mel go camping?')).toEqual([STATES_A_TIME]);
   });
 

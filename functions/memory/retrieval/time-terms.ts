@@ -97,14 +97,61 @@ export function contentTimeTerms(content: string, validFrom: string): string[] {
   return [...terms];
 }
 
+const UNITS = ['year', 'month', 'day'] as const;
+
+/** How finely a relative expression in a question names its period. */
+type Precision = 'year' | 'month' | 'week' | 'weekend' | 'day';
+
+function precisionOf(r: chrono.ParsedResult): Precision {
+  if (/\bweekend\b/i.test(r.text)) return 'weekend';
+  if (/\bweeks?\b/i.test(r.text)) return 'week';
+  // "last Tuesday" and the like state no component as certain: a weekday names a day.
+  if (r.start.isCertain('day') || !r.start.isCertain('month')) {
+    return r.start.isCertain('year') && !r.start.isCertain('month') ? 'year' : 'day';
+  }
+  return 'month';
+}
+
+function daysAround(centre: Date, days: number): string[] {
+  const day = 86_400_000;
+  return sameDayTokens(
+    new Date(centre.getTime() - days * day),
+    new Date(centre.getTime() + days * day),
+  ).filter((t) => t.startsWith('dy'));
+}
+
+/** Tokens for a relative period ("last year", "yesterday", "two weeks ago") resolved against `asOf`. */
+function relativeTokens(r: chrono.ParsedResult): string[] {
+  const start = r.start.date();
+  if (Number.isNaN(start.getTime())) return [];
+  const parts = utcParts(start);
+  switch (precisionOf(r)) {
+    case 'year':
+      return tokensOf({ year: parts.year, month: null, day: null });
+    case 'month':
+      return tokensOf({ ...parts, day: null });
+    // chrono puts "last week" and "two weeks ago" seven or fourteen days back: the calendar week
+    // around that day is what a person means; a weekend is the days around its Sunday. Only the
+    // days' own tokens: a week across a month's end would otherwise match both whole months.
+    case 'week':
+      return daysAround(start, 3);
+    case 'weekend':
+      return daysAround(start, 1);
+    case 'day':
+      return tokensOf(parts);
+  }
+}
+
 /**
- * Tokens for the periods a query names explicitly ("in May", "May 2023", "on 7 May 2023"), and
- * `STATES_A_TIME` when it asks when. Only the components the query itself states are used: "last
- * year" in a question has no trustworthy reference date, so relative query expressions add nothing.
+ * Tokens for the periods a query names ("in May", "May 2023", "on 7 May 2023", and with `asOf`
+ * "last year", "yesterday", "two weeks ago"), and `STATES_A_TIME` when it asks when. Stated
+ * components are taken as they are; relative ones only against `asOf`, the moment the question is
+ * asked from (the query's `as_of`, by default when it was made). Without `asOf` a relative period
+ * adds nothing: "last year" has no trustworthy reference date.
  */
-export function queryTimeTerms(query: string): string[] {
+export function queryTimeTerms(query: string, asOf?: Date): string[] {
   // Parsed against two far-apart reference instants: a component that changes with the
-  // reference ("last year", "yesterday") is relative and dropped; what stays is what the query says.
+  // reference ("last year", "yesterday") is relative; what stays is what the query says.
   const parse = (instant: Date): chrono.ParsedResult[] => {
     try {
       return chrono.parse(query, { instant, timezone: 0 }).slice(0, 4);
@@ -114,13 +161,26 @@ export function queryTimeTerms(query: string): string[] {
   };
   const a = parse(new Date(Date.UTC(1990, 0, 15)));
   const b = parse(new Date(Date.UTC(2011, 6, 20)));
+  const now = asOf && !Number.isNaN(asOf.getTime()) ? parse(asOf) : [];
   const terms = new Set<string>(asksWhen(query) ? [STATES_A_TIME] : []);
   a.forEach((r, i) => {
     const other = b[i]?.start;
+    const moves = (unit: 'year' | 'month' | 'day'): boolean =>
+      r.start.get(unit) !== (other?.get(unit) ?? null);
     const stated = (unit: 'year' | 'month' | 'day'): number | null => {
       const value = r.start.isCertain(unit) ? (r.start.get(unit) ?? null) : null;
-      return value !== null && other?.get(unit) === value ? value : null;
+      return value !== null && !moves(unit) ? value : null;
     };
+    // Relative: a component the parser is sure of moves with the reference ("last year"), or it
+    // is sure of none and the date still moves ("last Tuesday"). "In May" is not: its month is
+    // stated, and the year the parser guesses for it is not taken.
+    const certain = UNITS.filter((u) => r.start.isCertain(u));
+    const relative = now[i];
+    const moving = certain.length > 0 ? certain.some(moves) : UNITS.some(moves);
+    if (relative && relative.text === r.text && moving) {
+      for (const t of relativeTokens(relative)) terms.add(t);
+      return;
+    }
     const year = stated('year');
     const month = stated('month');
     const day = month !== null ? stated('day') : null;

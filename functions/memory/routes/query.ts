@@ -71,6 +71,16 @@ const route = createRoute({
         include_superseded: z.boolean().default(false).openapi({
           description: 'Also return facts closed by supersession (they carry valid_until)',
         }),
+        as_of: z.iso
+          .datetime({
+            offset: true,
+            error: 'as_of must be an ISO 8601 date-time, e.g. 2023-05-08T13:56:00Z',
+          })
+          .optional()
+          .openapi({
+            description:
+              'The moment the question is asked from (default: now). Relative periods in the query ("last year", "yesterday", "two weeks ago") are resolved against it and matched to the dates facts were said or are about.',
+          }),
         neighbours: Window.openapi({
           description: `Also return up to this many turns before and after each hit in its session (0-${MAX_NEIGHBOURS}): a question and its answer sit in adjacent turns. Neighbours pass the same lens, kinds and supersession filter as the hits.`,
         }),
@@ -109,6 +119,7 @@ export const queryRoutes: RouteModule = {
         kinds: body.kinds,
         includeSuperseded: body.include_superseded,
         neighbours: body.neighbours,
+        ...(body.as_of === undefined ? {} : { asOf: new Date(body.as_of).toISOString() }),
       });
       return c.json(result, 200);
     });

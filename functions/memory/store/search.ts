@@ -367,7 +367,8 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
   // Lemmas of the question's words, and date tokens of the periods it names (they match the
   // FTS `terms` column).
   const query = analyseQuery(req.text);
-  const dates = [...query.words, ...(conversation ? queryTimeTerms(req.text) : [])];
+  const asOf = req.asOf === undefined ? undefined : new Date(req.asOf);
+  const dates = [...query.words, ...(conversation ? queryTimeTerms(req.text, asOf) : [])];
   // How deep each arm's list goes before fusion. Deeper lists normalise each arm over more of its
   // distribution and give the graph walk more to rank (dev, recall@10: 30 -> 0.478, 100 -> 0.489,
   // replayed over recorded arm lists); the cost is reads of a few dozen more rows per arm.

@@ -72,6 +72,11 @@ export interface SearchRequest {
    * (store/neighbours.ts); absent or 0: none.
    */
   neighbours?: number;
+  /**
+   * ISO 8601 instant the question is asked from: relative periods in it ("last year",
+   * "yesterday") are resolved against it (retrieval/time-terms.ts). Absent: they add nothing.
+   */
+  asOf?: string;
 }
 
 export interface SearchRanks {

@@ -247,6 +247,8 @@ export class MemoryClient {
       lens?: Lens;
       /** Also return up to this many turns before and after each result in its session (0-5). */
       neighbours?: number;
+      /** When the question is asked from (default: now): "last week" in it is resolved against it. */
+      asOf?: string | Date;
     } = {},
   ): Promise<QueryResponse> {
     const json = {
@@ -255,6 +257,7 @@ export class MemoryClient {
       k: options.k,
       lens: options.lens,
       neighbours: options.neighbours,
+      as_of: options.asOf instanceof Date ? options.asOf.toISOString() : options.asOf,
     };
     // A query only reads, so it is retried like a GET.
     return this.#call({ method: 'POST', path: this.#p('/query'), json, retryable: true });

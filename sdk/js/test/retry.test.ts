@@ -228,6 +228,21 @@ describe('requests', () => {
     expect(JSON.parse(server.seen[1]?.body ?? '{}')).toEqual({ query: 'q' });
   });
 
+  it('sends as_of as an ISO date-time, from a string or a Date', async () => {
+    const empty = { status: 200, body: { mode: 'hybrid', results: [] } };
+    server.script(empty, empty);
+    await client().recall('what did I do last year?', { asOf: '2024-03-01T00:00:00Z' });
+    await client().recall('q', { asOf: new Date(Date.UTC(2024, 2, 1)) });
+    expect(JSON.parse(server.seen[0]?.body ?? '{}')).toEqual({
+      query: 'what did I do last year?',
+      as_of: '2024-03-01T00:00:00Z',
+    });
+    expect(JSON.parse(server.seen[1]?.body ?? '{}')).toEqual({
+      query: 'q',
+      as_of: '2024-03-01T00:00:00.000Z',
+    });
+  });
+
   it('streams chat events, or wraps a JSON answer in one done event', async () => {
     server.script({
       status: 200,

@@ -3,6 +3,7 @@
 import json
 import time
 import uuid
+from datetime import datetime
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Union
 from urllib.parse import quote
 
@@ -254,9 +255,22 @@ class MemoryClient:
         k: Optional[int] = None,
         lens: Optional[Lens] = None,
         neighbours: Optional[int] = None,
+        as_of: Union[str, datetime, None] = None,
     ) -> JSON:
-        """Ranked results; ``neighbours`` (0-5) also returns the turns around each in its session."""
-        body = {"query": query, "mode": mode, "k": k, "lens": lens, "neighbours": neighbours}
+        """Ranked results; ``neighbours`` (0-5) also returns the turns around each in its session.
+
+        ``as_of`` (ISO 8601 string or timezone-aware datetime; default: now) is when the question is
+        asked from: "last week" in it is resolved against it.
+        """
+        when = as_of.isoformat() if isinstance(as_of, datetime) else as_of
+        body = {
+            "query": query,
+            "mode": mode,
+            "k": k,
+            "lens": lens,
+            "neighbours": neighbours,
+            "as_of": when,
+        }
         # A query only reads, so it is retried like a GET.
         return self._t.request("POST", self._p("/query"), json_body=body, retryable=True)
 

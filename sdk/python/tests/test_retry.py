@@ -4,6 +4,7 @@ import json
 import os
 import sys
 import unittest
+from datetime import datetime, timezone
 from email.utils import formatdate
 from typing import List
 
@@ -169,6 +170,21 @@ class RequestShapeTest(ScriptedTestCase):
         self.server.play(Reply(200, {"mode": "hybrid", "results": []}))
         self.client().recall("q", neighbours=2)
         self.assertEqual(json.loads(self.server.seen[0]["body"]), {"query": "q", "neighbours": 2})
+
+    def test_recall_sends_as_of_from_a_string_or_a_datetime(self) -> None:
+        self.server.play(
+            Reply(200, {"mode": "hybrid", "results": []}),
+            Reply(200, {"mode": "hybrid", "results": []}),
+        )
+        self.client().recall("last year?", as_of="2024-03-01T00:00:00Z")
+        self.client().recall("q", as_of=datetime(2024, 3, 1, tzinfo=timezone.utc))
+        self.assertEqual(
+            json.loads(self.server.seen[0]["body"]),
+            {"query": "last year?", "as_of": "2024-03-01T00:00:00Z"},
+        )
+        self.assertEqual(
+            json.loads(self.server.seen[1]["body"]), {"query": "q", "as_of": "2024-03-01T00:00:00+00:00"}
+        )
 
     def test_upload_is_multipart_file(self) -> None:
         self.server.play(Reply(202, {"id": "document:1", "status": "queued"}))

@@ -38,6 +38,12 @@ export const recallTool = defineTool({
       .describe(
         `Also return up to this many turns before and after each result in its conversation session (0-${MAX_NEIGHBOURS}).`,
       ),
+    as_of: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .describe(
+        'ISO 8601 date-time the question is asked from (default: now): "last week" and "yesterday" in the query are resolved against it.',
+      ),
   }),
   output: toolOutput({
     mode: z.enum(SEARCH_MODES),
@@ -55,6 +61,7 @@ export const recallTool = defineTool({
       lens: args.lens,
       includeSuperseded: args.include_superseded,
       neighbours: args.neighbours,
+      ...(args.as_of === undefined ? {} : { asOf: new Date(args.as_of).toISOString() }),
     });
   },
 });
