@@ -161,7 +161,13 @@ export function queryTimeTerms(query: string, asOf?: Date): string[] {
   };
   const a = parse(new Date(Date.UTC(1990, 0, 15)));
   const b = parse(new Date(Date.UTC(2011, 6, 20)));
-  const now = asOf && !Number.isNaN(asOf.getTime()) ? parse(asOf) : [];
+  // A third parse, against `asOf`, only for a question that names a relative period at all.
+  let now: chrono.ParsedResult[] | null = null;
+  const resolved = (i: number): chrono.ParsedResult | undefined => {
+    if (!asOf || Number.isNaN(asOf.getTime())) return undefined;
+    now ??= parse(asOf);
+    return now[i];
+  };
   const terms = new Set<string>(asksWhen(query) ? [STATES_A_TIME] : []);
   a.forEach((r, i) => {
     const other = b[i]?.start;
@@ -175,9 +181,9 @@ export function queryTimeTerms(query: string, asOf?: Date): string[] {
     // is sure of none and the date still moves ("last Tuesday"). "In May" is not: its month is
     // stated, and the year the parser guesses for it is not taken.
     const certain = UNITS.filter((u) => r.start.isCertain(u));
-    const relative = now[i];
     const moving = certain.length > 0 ? certain.some(moves) : UNITS.some(moves);
-    if (relative && relative.text === r.text && moving) {
+    const relative = moving ? resolved(i) : undefined;
+    if (relative && relative.text === r.text) {
       for (const t of relativeTokens(relative)) terms.add(t);
       return;
     }
