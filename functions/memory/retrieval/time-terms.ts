@@ -105,11 +105,11 @@ type Precision = 'year' | 'month' | 'week' | 'weekend' | 'day';
 function precisionOf(r: chrono.ParsedResult): Precision {
   if (/\bweekend\b/i.test(r.text)) return 'weekend';
   if (/\bweeks?\b/i.test(r.text)) return 'week';
+  if (r.start.isCertain('day')) return 'day';
+  if (r.start.isCertain('month')) return 'month';
+  if (r.start.isCertain('year')) return 'year';
   // "last Tuesday" and the like state no component as certain: a weekday names a day.
-  if (r.start.isCertain('day') || !r.start.isCertain('month')) {
-    return r.start.isCertain('year') && !r.start.isCertain('month') ? 'year' : 'day';
-  }
-  return 'month';
+  return 'day';
 }
 
 function daysAround(centre: Date, days: number): string[] {

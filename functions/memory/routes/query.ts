@@ -119,7 +119,7 @@ export const queryRoutes: RouteModule = {
         kinds: body.kinds,
         includeSuperseded: body.include_superseded,
         neighbours: body.neighbours,
-        ...(body.as_of === undefined ? {} : { asOf: new Date(body.as_of).toISOString() }),
+        asOf: body.as_of,
       });
       return c.json(result, 200);
     });

@@ -61,7 +61,7 @@ export const recallTool = defineTool({
       lens: args.lens,
       includeSuperseded: args.include_superseded,
       neighbours: args.neighbours,
-      ...(args.as_of === undefined ? {} : { asOf: new Date(args.as_of).toISOString() }),
+      asOf: args.as_of,
     });
   },
 });
