@@ -20,6 +20,12 @@ import { contentWords } from './text.ts';
  * is the mode a caller picks for exact lexical ranking (identifiers, names), and the prior
  * reorders its near ties by length: a first-person turn that matched one more of the question's
  * words fell behind a turn merely naming its speaker (test/workers/memory/speakers.test.ts).
+ *
+ * Open: much of its gain came from the benchmark's turns being far shorter than real chat's. On
+ * the set whose turns are as long as LoCoMo's (docs/retrieval.md, ninth round) it still gains on
+ * dev (hybrid 0.497 -> 0.540) while LoCoMo's hybrid is 0.014 better without it (0.665 against
+ * 0.651, the pipeline of that day); a weaker prior is better on LoCoMo and worse on dev. Kept by
+ * the rule that dev decides.
  */
 export const PRIOR_HALF = 10;
 
