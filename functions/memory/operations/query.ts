@@ -13,7 +13,7 @@ export const DEFAULT_K = 10;
  * the recall benchmark (docs/retrieval.md, ninth round: hybrid_graph 0.540, hybrid 0.537, bm25
  * 0.313; dev 0.546 against 0.545; LoCoMo, the outside check, 0.692 against 0.685). The lead is
  * small but the same on all three, and largest on multi-hop questions, which is what the entity
- * walk is for; it costs one walk per query (p50 31 ms against 23 ms through `wrangler dev`).
+ * walk is for; it costs one walk per query (p50 29 ms against 22 ms through `wrangler dev`).
  */
 export const DEFAULT_MODE: SearchMode = 'hybrid_graph';
 export const MAX_K = 50;

@@ -367,18 +367,19 @@ function rankMap(list: Scored[]): Map<number, number> {
 export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest): SearchHit[] {
   const k = req.k;
   const accept = accepts(req);
-  const conversation = hasConversation(sql);
-  const read = probe(sql, conversation);
   if (req.mode === 'vector') {
     // With the local model, items are re-scored by their best sentence (sentence-match.ts); a
     // neural model's candidates could only be re-embedded by calling it again.
     if (req.vector?.modelId !== SIF_MODEL_ID)
       return hydrate(sql, vectorRanked(sql, cache, req, accept, k));
+    const read = probe(sql, hasConversation(sql));
     const pool = vectorRanked(sql, cache, req, accept, Math.max(k * 3, SENTENCE_POOL));
     read.prefetch(pool.map((r) => r.seq));
     const ranked = bestSentenceRanked(pool, req.vector.values, (seq) => read(seq)?.content ?? null);
     return hydrate(sql, ranked.slice(0, k));
   }
+  const conversation = hasConversation(sql);
+  const read = probe(sql, conversation);
   // Lemmas of the question's words, and date tokens of the periods it names (they match the
   // FTS `terms` column).
   const query = analyseQuery(req.text);
