@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { cosine } from './embedder.ts';
 import type { Scored } from './fusion.ts';
 import { bestSentenceRanked } from './sentence-match.ts';
 import { embedSif } from './sif-embeddings.ts';
-
-function cosine(a: Float32Array, b: Float32Array): number {
-  return a.reduce((s, x, i) => s + x * (b[i] ?? 0), 0);
-}
 
 /** The pool as the vector arm lists it: each item's whole-text cosine, best first. */
 function pool(query: Float32Array, contents: Map<number, string>): Scored[] {

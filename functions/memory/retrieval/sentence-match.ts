@@ -1,3 +1,5 @@
+import { boundedMemo } from './bounded-memo.ts';
+import { cosine } from './embedder.ts';
 import type { Scored } from './fusion.ts';
 import { embedSif } from './sif-embeddings.ts';
 import { speakerOf } from './text-analysis.ts';
@@ -13,7 +15,8 @@ import { speakerOf } from './text-analysis.ts';
  * of the vector arm cost recall (dev 0.546 -> 0.537): soft matching already matches word by word.
  *
  * Only the stored vector's candidates are re-scored (the caller's pool), so the cost is one SIF
- * embedding per sentence of at most that many items, computed in the Worker without a model call.
+ * embedding per sentence of at most that many items, computed in the Worker without a model call,
+ * and remembered: a Context's object answers many queries whose pools overlap.
  */
 export function bestSentenceRanked(
   pool: Scored[],
@@ -39,16 +42,12 @@ function bestSentence(content: string, query: Float32Array): number {
   if (sentences.length < 2) return -1;
   let best = -1;
   for (const sentence of sentences)
-    best = Math.max(best, cosine(embedSif(prefix + sentence), query));
+    best = Math.max(best, cosine(sentenceVector(prefix + sentence), query));
   return best;
 }
 
 /** After a full stop, exclamation or question mark, or at a line break. */
 const SENTENCE_BREAK = /(?<=[.!?])\s+|\n+/;
 
-/** SIF vectors are L2-normalised (or zero), so the dot product is the cosine. */
-function cosine(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += (a[i] ?? 0) * (b[i] ?? 0);
-  return s;
-}
+/** A sentence's SIF vector, per isolate: 4,096 of 100 floats is 1.6 MB at most. */
+const sentenceVector = boundedMemo(4096, embedSif);
