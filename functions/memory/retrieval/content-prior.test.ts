@@ -8,8 +8,8 @@ describe('content prior', () => {
       'Maya: Glazed my first bowl at the pottery studio, it is lopsided and I adore it.',
       's1',
     );
-    expect(chat).toBeLessThan(0.3); // hmm, tell, me, more: 4 / 14
-    expect(news).toBeGreaterThan(0.35);
+    expect(chat).toBeCloseTo(4 / 7); // hmm, tell, me, more: 4 / (4 + 3)
+    expect(news).toBeCloseTo(8 / 11); // eight content words
     expect(news).toBeGreaterThan(chat);
   });
 
@@ -23,6 +23,6 @@ describe('content prior', () => {
   it('leaves items that are not conversation turns as they are', () => {
     expect(contentPrior('Dana works from Oslo', null)).toBe(1);
     // A `Name: text` item is a turn even without a session label.
-    expect(contentPrior('Maya: Hmm.', null)).toBeLessThan(0.1);
+    expect(contentPrior('Maya: Hmm.', null)).toBeCloseTo(1 / (1 + PRIOR_HALF));
   });
 });
