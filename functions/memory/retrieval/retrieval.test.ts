@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cosine } from './embedder.ts';
 import { extractEntities } from './entities.ts';
-import { withConversation } from './conversation.ts';
+import { lendsTo, withConversation, type Turn } from './conversation.ts';
 import { fuseScores, normalise, weightsFor } from './fusion.ts';
 import { embedHashed, HASH_DIMENSIONS, HASH_MODEL_ID, hashEmbedder } from './local-embeddings.ts';
 import { SIF_MODEL_ID } from './sif-embeddings.ts';
@@ -172,9 +172,15 @@ describe('conversation structure', () => {
     [3, 's1'],
     [7, 's2'],
   ]);
+  const turn = (seq: number, position: number, asks = false): Turn => ({
+    seq,
+    session: sessions.get(seq) ?? 's1',
+    position,
+    asks,
+  });
   const view = {
     sessionOf: (seq: number) => sessions.get(seq) ?? null,
-    neighboursOf: (seq: number) => ({ 2: [1, 3] })[seq] ?? [],
+    turnsAround: () => [turn(1, 0), turn(2, 1), turn(3, 2), turn(7, 0)],
   };
   const fused = [
     { seq: 2, score: 1 },
@@ -199,9 +205,53 @@ describe('conversation structure', () => {
         { seq: 3, score: 0.4 },
       ],
       { neighbour: 0, session: 0.5 },
-      { ...view, neighboursOf: () => [] },
+      { ...view, turnsAround: () => [] },
     );
     expect(ranked.map((r) => r.seq)).toEqual([2, 3, 7]);
+  });
+
+  // News at 10, the other speaker's question at 11, the teller's reply at 12, small talk at 13.
+  const exchange = (middleAsks: boolean) => [
+    turn(20, 10),
+    turn(21, 11, middleAsks),
+    turn(22, 12),
+    turn(23, 13),
+  ];
+  const at = (turns: Turn[]) => (p: number) => turns.filter((t) => t.position === p);
+
+  it('lends across a question: news to the reply after it, and the reply back to the news', () => {
+    const turns = exchange(true);
+    const [news, , reply] = turns;
+    if (!news || !reply) throw new Error('fixture');
+    expect(lendsTo(news, at(turns)).sort()).toEqual([21, 22]);
+    expect(lendsTo(reply, at(turns)).sort()).toEqual([20, 21, 23]);
+  });
+
+  it('lends only to the turns right beside it when the turn between does not ask', () => {
+    const turns = exchange(false);
+    const [news, , reply] = turns;
+    if (!news || !reply) throw new Error('fixture');
+    expect(lendsTo(news, at(turns))).toEqual([21]);
+    expect(lendsTo(reply, at(turns)).sort()).toEqual([21, 23]);
+  });
+
+  it('lends to every turn at a place (a turn and the facts extracted from it share one)', () => {
+    const turns = [...exchange(true), { ...turn(30, 12) }];
+    const [news] = turns;
+    if (!news) throw new Error('fixture');
+    expect(lendsTo(news, at(turns)).sort()).toEqual([21, 22, 30]);
+  });
+
+  it('pulls a reply that says little by itself in after the news it answers', () => {
+    const ranked = withConversation(
+      [
+        { seq: 20, score: 1 },
+        { seq: 7, score: 0.1 },
+      ],
+      { neighbour: 0.2, session: 0 },
+      { sessionOf: () => 's1', turnsAround: () => exchange(true) },
+    );
+    expect(ranked.map((r) => r.seq)).toEqual([20, 21, 22, 7]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { fuseScores, normalise, weightsFor, type Arm, type Scored } from '../retrieval/fusion.ts';
 import { answerTypeFactor, expectedAnswer, questionTypeTerm } from '../retrieval/answer-type.ts';
-import { withConversation } from '../retrieval/conversation.ts';
+import { EXCHANGE_REACH, withConversation, type Turn } from '../retrieval/conversation.ts';
 import { contentPrior } from '../retrieval/content-prior.ts';
 import { gatedWeights, lexicalCoverage } from '../retrieval/lexical-gate.ts';
 import { HASH_MODEL_ID } from '../retrieval/local-embeddings.ts';
@@ -256,16 +256,41 @@ function graphRanked(
   return out;
 }
 
-function neighbourSeqs(sql: SqlStorage, session: string, position: number): number[] {
-  return sql
-    .exec<{ seq: number }>(
-      'SELECT seq FROM items WHERE session_label = ? AND position IN (?, ?)',
-      session,
-      position - 1,
-      position + 1,
+/**
+ * The admitted turns within EXCHANGE_REACH positions of each of `seqs` (retrieval/conversation.ts
+ * `turnsAround`): one statement over the hits' places (`items_session_position`), then one read of
+ * the rows not yet probed, for the lens.
+ */
+function turnsAround(
+  sql: SqlStorage,
+  seqs: readonly number[],
+  accept: Accept,
+  read: Probe,
+): Turn[] {
+  read.prefetch(seqs);
+  const places = seqs.flatMap((seq) => {
+    const item = read(seq);
+    return item && item.session !== null && item.position !== null
+      ? [[item.session, item.position]]
+      : [];
+  });
+  if (places.length === 0) return [];
+  const rows = sql
+    .exec<{ seq: number; session: string; position: number; asks: number }>(
+      `SELECT DISTINCT i.seq, i.session_label AS session, i.position,
+              substr(rtrim(i.content), -1) = '?' AS asks
+       FROM json_each(?) AS h
+       JOIN items AS i ON i.session_label = h.value ->> 0
+        AND i.position BETWEEN (h.value ->> 1) - ? AND (h.value ->> 1) + ?`,
+      JSON.stringify(places),
+      EXCHANGE_REACH,
+      EXCHANGE_REACH,
     )
-    .toArray()
-    .map((r) => r.seq);
+    .toArray();
+  read.prefetch(rows.map((r) => r.seq));
+  return rows
+    .filter((r) => admitted(read, accept, r.seq))
+    .map((r) => ({ seq: r.seq, session: r.session, position: r.position, asks: r.asks === 1 }));
 }
 
 /** Neighbour turns and session scores (retrieval/conversation.ts) over this Context's items. */
@@ -279,13 +304,7 @@ function conversationRanked(
   if (weights.neighbour <= 0 && weights.session <= 0) return fused;
   return withConversation(fused, weights, {
     sessionOf: (seq) => read(seq)?.session ?? null,
-    neighboursOf: (seq) => {
-      const item = read(seq);
-      if (!item || item.session === null || item.position === null) return [];
-      return neighbourSeqs(sql, item.session, item.position).filter((n) =>
-        admitted(read, accept, n),
-      );
-    },
+    turnsAround: (seqs) => turnsAround(sql, seqs, accept, read),
   });
 }
 
