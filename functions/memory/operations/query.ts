@@ -9,11 +9,12 @@ import type { PlannedSearch } from '../store/search.ts';
 
 export const DEFAULT_K = 10;
 /**
- * The mode used when none is asked for: the one with the best recall@10 on the held-out split of
- * the recall benchmark (docs/retrieval.md, ninth round: hybrid_graph 0.540, hybrid 0.537, bm25
- * 0.313; dev 0.546 against 0.545; LoCoMo, the outside check, 0.692 against 0.685). The lead is
- * small but the same on all three, and largest on multi-hop questions, which is what the entity
- * walk is for; it costs one walk per query (p50 29 ms against 22 ms through `wrangler dev`).
+ * The mode used when none is asked for: the one that measures best on the held-out split of the
+ * recall benchmark (docs/retrieval.md, tenth round: hybrid_graph and hybrid tie at recall@10 0.495,
+ * hybrid_graph with the better MRR, 0.382 against 0.368; bm25 0.335; dev 0.504 against 0.496;
+ * LoCoMo, the outside check, 0.715 against 0.714). The lead is small but never the other way, and
+ * it is the mode whose entity walk reaches facts that name each other; it costs one walk per query
+ * (p50 28 ms against 21 ms through `wrangler dev`).
  */
 export const DEFAULT_MODE: SearchMode = 'hybrid_graph';
 export const MAX_K = 50;
