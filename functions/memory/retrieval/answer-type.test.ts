@@ -22,10 +22,22 @@ describe('expected answer types', () => {
     ],
     ['What line of work was Tobias in at the start of these chats?', 'job'],
     ['Which job did Priya take after the course?', 'job'],
-    ['When did Pia become a parent?', null],
+    ['When did Pia become a parent?', 'date'],
+    ['When did Maya start the new job?', 'date'],
+    ['What year did Tobias move to Leeds?', 'date'],
     ['What does Maya use to get around these days?', null],
   ])('%s -> %s', (question, type) => {
     expect(expectedAnswer(question)).toBe(type);
+  });
+
+  it('scales a turn that states a time for a question asking when', () => {
+    const boosted = 1 + ANSWER_TYPE_BOOST;
+    expect(answerTypeFactor('date', 'Maya: Pia had the baby last Friday!')).toBe(boosted);
+    expect(answerTypeFactor('date', 'Tobias: Defended the thesis on 3 March.')).toBe(boosted);
+    expect(answerTypeFactor('date', 'Maya: Pia had the baby! A little boy called Arlo.')).toBe(1);
+    expect(answerTypeFactor('date', 'Tobias: I need a big food shop but cannot face it.')).toBe(1);
+    // Not an index term of its own: `qadate` (time-terms.ts) already is.
+    expect(questionTypeTerm('date')).toBeNull();
   });
 
   it('scales a turn that names a place or a person, not for its speaker prefix', () => {

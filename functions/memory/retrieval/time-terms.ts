@@ -1,4 +1,5 @@
 import * as chrono from 'chrono-node';
+import { boundedMemo } from './bounded-memo.ts';
 
 /**
  * Dates as index terms. A turn said on 8 May 2023 that mentions "yesterday" is about 7 May 2023:
@@ -28,7 +29,7 @@ const ASKS_WHEN =
   /^\s*(since )?when\b|\b(what|which) (day|date|month|year|week|weekend|season|time)\b|\bhow long ago\b/i;
 
 /** Whether a question asks for a time (its answer is a date or a period). */
-function asksWhen(question: string): boolean {
+export function asksWhen(question: string): boolean {
   return ASKS_WHEN.test(question);
 }
 
@@ -75,16 +76,8 @@ export function contentTimeTerms(content: string, validFrom: string): string[] {
   const ref = new Date(validFrom);
   if (Number.isNaN(ref.getTime())) return [];
   const terms = new Set<string>(tokensOf(utcParts(ref)));
-  let results: chrono.ParsedResult[] = [];
-  try {
-    results = chrono.parse(content, { instant: ref, timezone: 0 }, { forwardDate: false });
-  } catch {
-    // A date the parser cannot handle only costs the item its resolved-date tokens.
-    results = [];
-  }
-  for (const r of results.slice(0, 8)) {
+  for (const r of timesIn(content, ref)) {
     const start = r.start.date();
-    if (Number.isNaN(start.getTime())) continue;
     terms.add(STATES_A_TIME);
     const end = r.end?.date();
     const dayKnown = r.start.isCertain('day') || !r.start.isCertain('month');
@@ -96,6 +89,32 @@ export function contentTimeTerms(content: string, validFrom: string): string[] {
   }
   return [...terms];
 }
+
+/** The times chrono-node reads in `content` against `ref` (eight at most, each with a date). */
+function timesIn(content: string, ref: Date): chrono.ParsedResult[] {
+  try {
+    return chrono
+      .parse(content, { instant: ref, timezone: 0 }, { forwardDate: false })
+      .slice(0, 8)
+      .filter((r) => !Number.isNaN(r.start.date().getTime()));
+  } catch {
+    // A date the parser cannot handle only costs the item its resolved-date tokens.
+    return [];
+  }
+}
+
+/** Any instant: whether a text states a time does not depend on the date it is read against. */
+const ANY_REFERENCE = new Date(Date.UTC(2000, 0, 1));
+
+/**
+ * Whether a text states a time, as its `STATES_A_TIME` term says, read from its content (the
+ * fused modes' answer type `date`, retrieval/answer-type.ts). Remembered per isolate: candidate
+ * pools repeat from query to query.
+ */
+export const statesATime = boundedMemo(
+  4_096,
+  (content: string): boolean => timesIn(content, ANY_REFERENCE).length > 0,
+);
 
 const UNITS = ['year', 'month', 'day'] as const;
 
