@@ -9,14 +9,14 @@ import type { PlannedSearch } from '../store/search.ts';
 
 export const DEFAULT_K = 10;
 /**
- * The mode used when none is asked for: the one that measures best on the held-out split of the
- * recall benchmark (docs/retrieval.md, tenth round: hybrid_graph and hybrid tie at recall@10 0.495,
- * hybrid_graph with the better MRR, 0.382 against 0.368; bm25 0.335; dev 0.504 against 0.496;
- * LoCoMo, the outside check, 0.715 against 0.714). The lead is small but never the other way, and
- * it is the mode whose entity walk reaches facts that name each other; it costs one walk per query
- * (p50 28 ms against 21 ms through `wrangler dev`).
+ * The mode used when none is asked for: the one with the best recall@10 on the held-out split of
+ * the recall benchmark (docs/retrieval.md, tenth round: hybrid 0.516, hybrid_graph 0.506, bm25
+ * 0.335). On dev the two are level (0.515 against 0.516) and on LoCoMo, the outside check, nearly
+ * so (0.721 against 0.722); hybrid_graph has the better MRR. `hybrid` is also a third cheaper (p50
+ * 21 ms against 31 ms through `wrangler dev`); `hybrid_graph` stays for facts linked through
+ * shared entities.
  */
-export const DEFAULT_MODE: SearchMode = 'hybrid_graph';
+export const DEFAULT_MODE: SearchMode = 'hybrid';
 export const MAX_K = 50;
 /** The widest window of turns a query may ask for around each hit (store/neighbours.ts). */
 export const MAX_NEIGHBOURS = 5;
