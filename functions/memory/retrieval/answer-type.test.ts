@@ -36,6 +36,7 @@ describe('expected answer types', () => {
     expect(answerTypeFactor('date', 'Tobias: Defended the thesis on 3 March.')).toBe(boosted);
     expect(answerTypeFactor('date', 'Maya: Pia had the baby! A little boy called Arlo.')).toBe(1);
     expect(answerTypeFactor('date', 'Tobias: I need a big food shop but cannot face it.')).toBe(1);
+    expect(answerTypeFactor('date', 'June: Hmm, tell me more.')).toBe(1);
     // Not an index term of its own: `qadate` (time-terms.ts) already is.
     expect(questionTypeTerm('date')).toBeNull();
   });

@@ -136,7 +136,11 @@ const typesOfTurn = boundedMemo(4_096, typesOf);
 /** The factor a turn's fused score is scaled by for a question expecting `want`. */
 export function answerTypeFactor(want: AnswerType | null, content: string): number {
   if (want === null) return 1;
-  const has = want === 'date' ? statesATime(content) : typesOfTurn(content).has(want);
+  // A speaker called June or May is not a time: the prefix is left out, as for the other types.
+  const has =
+    want === 'date'
+      ? statesATime(speakerOf(content)?.rest ?? content)
+      : typesOfTurn(content).has(want);
   return has ? 1 + ANSWER_TYPE_BOOST : 1;
 }
 
