@@ -17,12 +17,11 @@ export const recallTool = defineTool({
   input: z.object({
     context_id: contextIdField,
     query: z.string().min(1).max(4_000).describe('What to look for, in plain language.'),
-    mode: z
-      .enum(SEARCH_MODES)
-      .default(DEFAULT_MODE)
-      .describe(
-        'vector, bm25, hybrid or hybrid_graph (default: hybrid, the best measured recall).',
-      ),
+    mode: z.enum(SEARCH_MODES).default(DEFAULT_MODE).describe(
+      // Named from the constant: a hard-coded name went on saying `hybrid` while the default
+      // was `hybrid_graph`.
+      `vector, bm25, hybrid or hybrid_graph (default: ${DEFAULT_MODE}, the best measured recall).`,
+    ),
     k: z.number().int().min(1).max(MAX_K).default(DEFAULT_K).describe(`Results, 1-${MAX_K}.`),
     lens: lensField,
     include_superseded: z
