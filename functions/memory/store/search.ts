@@ -1,6 +1,5 @@
 import { fuseScores, normalise, weightsFor, type Arm, type Scored } from '../retrieval/fusion.ts';
 import { answerTypeFactor, expectedAnswer, questionTypeTerm } from '../retrieval/answer-type.ts';
-import { EXCHANGE_REACH, withConversation, type Turn } from '../retrieval/conversation.ts';
 import { contentPrior } from '../retrieval/content-prior.ts';
 import { gatedWeights, lexicalCoverage } from '../retrieval/lexical-gate.ts';
 import { HASH_MODEL_ID } from '../retrieval/local-embeddings.ts';
@@ -13,15 +12,16 @@ import { softMatchRanked } from '../retrieval/soft-match.ts';
 import { synonymTerms } from '../retrieval/synonyms.ts';
 import { analyseQuery, type QueryAnalysis } from '../retrieval/text-analysis.ts';
 import { queryTimeTerms } from '../retrieval/time-terms.ts';
-import { lensMatches } from '../scopes/lens.ts';
 import { entitiesOf, entityIdsByName, itemsOfEntity } from './entities.ts';
 import { countStaleVectors } from './model-paths.ts';
 import { documentFrequencies, ftsSearch, type TermPolicy } from './fts.ts';
 import { withNeighbours } from './neighbours.ts';
 import { toRecord, type ItemRow } from './items.ts';
 import type { SearchHit, SearchMode, SearchRanks, SearchRequest } from './types.ts';
-import { hasConversation, hasValidity } from './validity.ts';
+import { hasConversation } from './validity.ts';
 import { vectorSearch, type VectorCache } from './vectors.ts';
+import { conversationRanked } from './search-conversation.ts';
+import { accepts, admitted, probe, type Accept, type Probe } from './search-probe.ts';
 
 /** Upper bound on FTS rows scanned while filtering by lens, so one query stays bounded. */
 const MAX_FTS_SCAN = 5000;
@@ -36,95 +36,6 @@ const GRAPH_SEED_HITS = 5;
  * 0.339 at 100, 0.340 at 300 for three times the cost.
  */
 const SENTENCE_POOL = 100;
-
-type Accept = (scopes: string[], kind: string, closed: boolean) => boolean;
-
-/**
- * The filter every list of a search applies: kinds, lens, and (unless asked for) no superseded
- * item, so a closed fact never crowds a current one out of the top `k`.
- */
-function accepts(req: SearchRequest): Accept {
-  const kinds = req.kinds ? new Set<string>(req.kinds) : null;
-  const history = req.includeSuperseded ?? false;
-  return (scopes, kind, closed) =>
-    (kinds === null || kinds.has(kind)) && (history || !closed) && lensMatches(req.lens, scopes);
-}
-
-interface Probed {
-  scopes: string[];
-  kind: string;
-  closed: boolean;
-  session: string | null;
-  position: number | null;
-  content: string;
-}
-
-/** What a list needs of an item to filter, expand and feed back, read by `seq` (memoised). */
-interface Probe {
-  (seq: number): Probed | null;
-  /** Reads the not yet memoised of `seqs` in one statement (a page of hits before filtering). */
-  prefetch(seqs: readonly number[]): void;
-  /** How many items the Context holds, counted once per search (feedback and term weights). */
-  rows(): number;
-}
-
-interface ProbedRow {
-  seq: number;
-  scopes: string;
-  kind: string;
-  content: string;
-  closed: number;
-  session_label: string | null;
-  position: number | null;
-  [column: string]: SqlStorageValue;
-}
-
-function probed(row: ProbedRow): Probed {
-  return {
-    scopes: JSON.parse(row.scopes) as string[],
-    kind: row.kind,
-    closed: row.closed === 1,
-    session: row.session_label,
-    position: row.position,
-    content: row.content,
-  };
-}
-
-function probe(sql: SqlStorage, conversation: boolean): Probe {
-  // `valid_until` exists from schema V2 on; below it nothing can be closed.
-  const closed = hasValidity(sql) ? 'valid_until IS NOT NULL' : '0';
-  const place = conversation
-    ? 'session_label, position'
-    : 'NULL AS session_label, NULL AS position';
-  const columns = `seq, scopes, kind, content, ${closed} AS closed, ${place}`;
-  const one = `SELECT ${columns} FROM items WHERE seq = ?`;
-  const many = `SELECT ${columns} FROM items WHERE seq IN (SELECT value FROM json_each(?))`;
-  const memo = new Map<number, Probed | null>();
-  const read = (seq: number): Probed | null => {
-    const known = memo.get(seq);
-    if (known !== undefined) return known;
-    const row = sql.exec<ProbedRow>(one, seq).toArray()[0];
-    const out = row ? probed(row) : null;
-    memo.set(seq, out);
-    return out;
-  };
-  read.prefetch = (seqs: readonly number[]): void => {
-    const wanted = [...new Set(seqs.filter((seq) => !memo.has(seq)))];
-    if (wanted.length < 2) return;
-    for (const seq of wanted) memo.set(seq, null);
-    for (const row of sql.exec<ProbedRow>(many, JSON.stringify(wanted)))
-      memo.set(row.seq, probed(row));
-  };
-  let rows: number | null = null;
-  read.rows = (): number =>
-    (rows ??= sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM items').one().n);
-  return read;
-}
-
-function admitted(read: Probe, accept: Accept, seq: number): Probed | null {
-  const item = read(seq);
-  return item && accept(item.scopes, item.kind, item.closed) ? item : null;
-}
 
 /** FTS hits are filtered a page at a time: one read of the page's items, then hit by hit. */
 const PROBE_PAGE = 64;
@@ -254,58 +165,6 @@ function graphRanked(
     if (admitted(read, accept, seq)) out.push({ seq, score });
   }
   return out;
-}
-
-/**
- * The admitted turns within EXCHANGE_REACH positions of each of `seqs` (retrieval/conversation.ts
- * `turnsAround`): one statement over the hits' places (`items_session_position`), then one read of
- * the rows not yet probed, for the lens.
- */
-function turnsAround(
-  sql: SqlStorage,
-  seqs: readonly number[],
-  accept: Accept,
-  read: Probe,
-): Turn[] {
-  read.prefetch(seqs);
-  const places = seqs.flatMap((seq) => {
-    const item = read(seq);
-    return item && item.session !== null && item.position !== null
-      ? [[item.session, item.position]]
-      : [];
-  });
-  if (places.length === 0) return [];
-  const rows = sql
-    .exec<{ seq: number; session: string; position: number; asks: number }>(
-      `SELECT DISTINCT i.seq, i.session_label AS session, i.position,
-              substr(rtrim(i.content), -1) = '?' AS asks
-       FROM json_each(?) AS h
-       JOIN items AS i ON i.session_label = h.value ->> 0
-        AND i.position BETWEEN (h.value ->> 1) - ? AND (h.value ->> 1) + ?`,
-      JSON.stringify(places),
-      EXCHANGE_REACH,
-      EXCHANGE_REACH,
-    )
-    .toArray();
-  read.prefetch(rows.map((r) => r.seq));
-  return rows
-    .filter((r) => admitted(read, accept, r.seq))
-    .map((r) => ({ seq: r.seq, session: r.session, position: r.position, asks: r.asks === 1 }));
-}
-
-/** Neighbour turns and session scores (retrieval/conversation.ts) over this Context's items. */
-function conversationRanked(
-  sql: SqlStorage,
-  fused: Scored[],
-  accept: Accept,
-  read: Probe,
-  weights: { neighbour: number; session: number },
-): Scored[] {
-  if (weights.neighbour <= 0 && weights.session <= 0) return fused;
-  return withConversation(fused, weights, {
-    sessionOf: (seq) => read(seq)?.session ?? null,
-    turnsAround: (seqs) => turnsAround(sql, seqs, accept, read),
-  });
 }
 
 /**
