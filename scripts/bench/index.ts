@@ -21,6 +21,8 @@ const PARTS: Part[] = [
   { name: 'export', module: './export.ts', exportName: 'runExportBench' },
   { name: 'fuzz', module: './fuzz.ts', exportName: 'runFuzzBench' },
   { name: 'recall', module: './recall.ts', exportName: 'runRecallBench' },
+  // The fused modes with a neural sentence encoder as the vector arm (offline stand-in).
+  { name: 'neural', module: './neural-stand-in.ts', exportName: 'runNeuralStandInBench' },
   { name: 'edge', module: './edge.ts', exportName: 'runEdgeBench' },
   { name: 'bundle', module: './bundle.ts', exportName: 'runBundleBench' },
   // Lighthouse and axe-core on the audited pages (also alone: `npm run audit`).

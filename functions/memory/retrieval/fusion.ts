@@ -77,21 +77,21 @@ const SIF_WEIGHTS: FusionWeights = {
 };
 
 /**
- * Neural embedders (workers-ai, openai): the vector arm carries real semantic signal, so it gets
- * a real share. Not tunable offline (no network model in the benchmark): set from the published
- * convex-combination results (Bruch et al.) where a dense arm weighs about as much as bm25.
+ * Neural embedders (workers-ai, openai). No network model runs in the benchmark, so these were
+ * measured with a stand-in: Universal Sentence Encoder lite (a 512-dimension transformer sentence
+ * encoder, `@energetic-ai/embeddings` 0.2.0 with its published weights, run in Node), its vectors
+ * given to the store under a neural model id. The earlier weights (vector 0.8, graph 2, no soft
+ * matching, no neighbour or session scores; set from Bruch et al. without a measurement) gave dev
+ * recall@10 0.544 (hybrid); these give 0.635, and LoCoMo, never tuned on, 0.676 -> 0.736. They are
+ * the local word vectors' weights with the vector arm at 2.5 (1.5: 0.602, 4: 0.626): a sentence
+ * encoder finds paraphrases the word vectors miss, yet soft matching, the thesaurus and the
+ * conversation scores still add what a single vector per turn cannot (docs/retrieval.md,
+ * eleventh round). Soft matching makes such a Worker decode the word-vector table once per
+ * isolate (about 12 ms).
  */
 const NEURAL_WEIGHTS: FusionWeights = {
-  bm25: 1,
-  prf: 0,
-  synonym: 0.3,
-  vector: 0.8,
-  graph: 2,
-  // A neural vector arm already matches meaning word for word and beyond; soft matching would
-  // also make such a Worker decode the GloVe table it otherwise never loads.
-  soft: 0,
-  neighbour: 0,
-  session: 0,
+  ...SIF_WEIGHTS,
+  vector: 2.5,
 };
 
 /** Weights for the vector arm's model; `null` (no query vector: bm25-only arms) reads as local. */

@@ -40,10 +40,10 @@ export function gateFactor(coverage: number): number {
 
 /**
  * The weights for one query. bm25 keeps its weight; the expansion, soft-matching and graph arms
- * are gated (ungated, soft matching cost LoCoMo recall: 0.646 -> 0.635 hybrid_graph).
- * The vector arm is gated only when `gateVector` (the local models: hashed n-grams and averaged
- * word vectors mostly confirm lexical evidence); a neural model's vectors carry meaning bm25 lacks
- * even when the words match.
+ * are gated (ungated, soft matching cost LoCoMo recall: 0.646 -> 0.635 hybrid_graph). The vector
+ * arm is gated when `gateVector`: the search gates it for every embedding model (for the local
+ * models from the start; for neural ones since a sentence-encoder stand-in measured it, fusion.ts)
+ * and leaves it whole only for the first fusion that seeds the graph walk.
  */
 export function gatedWeights(
   weights: FusionWeights,

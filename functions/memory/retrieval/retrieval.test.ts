@@ -105,6 +105,11 @@ describe('score fusion', () => {
     expect(weightsFor(SIF_MODEL_ID).vector).toBeGreaterThan(weightsFor(HASH_MODEL_ID).vector);
     // No query vector (bm25-only arms) reads as the local model's weights.
     expect(weightsFor(null)).toEqual(weightsFor(SIF_MODEL_ID));
+    // A neural model's sentence vectors weigh more than word vectors, and the arms a single
+    // vector per turn cannot replace stay (measured with a sentence-encoder stand-in).
+    const neural = weightsFor('@cf/baai/bge-base-en-v1.5');
+    expect(neural.vector).toBeGreaterThan(weightsFor(SIF_MODEL_ID).vector);
+    expect(Math.min(neural.soft, neural.neighbour, neural.session)).toBeGreaterThan(0);
   });
 });
 
