@@ -83,7 +83,7 @@ const SIF_WEIGHTS: FusionWeights = {
  * given to the store under a neural model id. The earlier weights (vector 0.8, graph 2, no soft
  * matching, no neighbour or session scores; set from Bruch et al. without a measurement) gave dev
  * recall@10 0.544 (hybrid); these give 0.635, and LoCoMo, never tuned on, 0.676 -> 0.736. They are
- * the local word vectors' weights with the vector arm at 2.5 (1.5: 0.602, 4: 0.626): a sentence
+ * the local word vectors' weights with the vector arm at 2.5 (at 1.5: 0.602): a sentence
  * encoder finds paraphrases the word vectors miss, yet soft matching, the thesaurus and the
  * conversation scores still add what a single vector per turn cannot (docs/retrieval.md,
  * eleventh round). Soft matching makes such a Worker decode the word-vector table once per
