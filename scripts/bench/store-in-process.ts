@@ -7,9 +7,38 @@ import { embedSif, SIF_MODEL_ID } from '../../functions/memory/retrieval/sif-emb
 import { insertItems } from '../../functions/memory/store/items.ts';
 import { applyMigrations } from '../../functions/memory/store/schema/runner.ts';
 import { plannedSearch } from '../../functions/memory/store/search.ts';
-import type { NewItem, SearchHit, SearchMode } from '../../functions/memory/store/types.ts';
+import type {
+  ItemRecord,
+  NewItem,
+  SearchHit,
+  SearchMode,
+  SearchRequest,
+} from '../../functions/memory/store/types.ts';
 import { VectorCache } from '../../functions/memory/store/vectors.ts';
 import { nodeStorage } from '../../test/support/node-sql-storage.ts';
+
+/** One Context's database in this process: the object's write and query functions, no HTTP. */
+export interface InProcessContext {
+  /** Inserts `items` in one transaction, as `POST /facts/batch` does; their records in order. */
+  insert(items: NewItem[]): ItemRecord[];
+  /** One query as the object answers it (`plannedSearch`; the caller brings the query vector). */
+  search(req: SearchRequest): SearchHit[];
+}
+
+export function inProcessContext(): InProcessContext {
+  const storage = nodeStorage();
+  applyMigrations(storage as unknown as DurableObjectStorage);
+  const cache = new VectorCache();
+  return {
+    insert(items) {
+      const now = new Date().toISOString();
+      return storage.transactionSync(() => insertItems(storage.sql, cache, items, now));
+    },
+    search(req) {
+      return plannedSearch(storage.sql, cache, req).hits;
+    },
+  };
+}
 
 export interface InProcessStore {
   /** Embeds and inserts `contents` in batches of `batch`, one transaction each; elapsed ms. */
@@ -19,30 +48,28 @@ export interface InProcessStore {
 }
 
 export function inProcessStore(): InProcessStore {
-  const storage = nodeStorage();
-  applyMigrations(storage as unknown as DurableObjectStorage);
-  const cache = new VectorCache();
+  const context = inProcessContext();
   return {
     ingest(contents, batch) {
       const start = performance.now();
       for (let i = 0; i < contents.length; i += batch) {
-        const items: NewItem[] = contents.slice(i, i + batch).map((content) => ({
-          kind: 'fact',
-          content,
-          scopes: [],
-          metadata: null,
-          sessionId: null,
-          sourceId: null,
-          vector: { modelId: SIF_MODEL_ID, values: embedSif(content) },
-        }));
-        const now = new Date().toISOString();
-        storage.transactionSync(() => insertItems(storage.sql, cache, items, now));
+        context.insert(
+          contents.slice(i, i + batch).map((content) => ({
+            kind: 'fact',
+            content,
+            scopes: [],
+            metadata: null,
+            sessionId: null,
+            sourceId: null,
+            vector: { modelId: SIF_MODEL_ID, values: embedSif(content) },
+          })),
+        );
       }
       return performance.now() - start;
     },
     query(text, mode, k) {
       const vector = mode === 'bm25' ? null : { modelId: SIF_MODEL_ID, values: embedSif(text) };
-      return plannedSearch(storage.sql, cache, { mode, text, vector, k, lens: [['*']] }).hits;
+      return context.search({ mode, text, vector, k, lens: [['*']] });
     },
   };
 }
