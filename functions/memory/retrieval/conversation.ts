@@ -64,7 +64,9 @@ export function withConversation(
     const byPlace = new Map<string, Turn[]>();
     for (const t of turns) {
       const key = `${t.position}:${t.session}`;
-      byPlace.set(key, [...(byPlace.get(key) ?? []), t]);
+      const here = byPlace.get(key);
+      if (here) here.push(t);
+      else byPlace.set(key, [t]);
     }
     for (const src of sources) {
       const hit = bySeq.get(src.seq);
