@@ -44,7 +44,15 @@ export function ftsQuery(text: string, extra: string[] = []): string | null {
 }
 
 function queryTerms(text: string, extra: string[]): string[] {
-  return [...new Set([...queryWords(text), ...extra])].slice(0, 40);
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const term of [...queryWords(text), ...extra]) {
+    const stem = stemmer(term);
+    if (seen.has(stem)) continue;
+    seen.add(stem);
+    out.push(term);
+  }
+  return out.slice(0, 40);
 }
 
 function matchOf(terms: string[]): string | null {
