@@ -8,10 +8,10 @@ import nlp from 'compromise/two';
 
 // compromise runs its hooks in order on every nlp() call. The last one, the post-tagger, applies some
 // hundreds of match patterns that correct the lexicon's and suffix rules' tags ("part-time" an
-// adjective, "living" a noun). It took about three quarters of the tagging time (1.4 ms -> 0.37 ms a
+// adjective, "living" a noun). It took about three quarters of the tagging time (1.6 ms -> 0.38 ms a
 // conversational turn), and without it recall on the dev split and on LoCoMo did not drop
-// (docs/retrieval.md, "Twelfth round"). `hooks()` is the live list: this removes it for every
-// caller of this module.
+// (docs/retrieval.md, "Twelfth round"). `hooks()` is the live list, so this removes it for every
+// nlp() call in the Worker (this module's; lexicon.ts only reads compromise's word list).
 const hooks = nlp.hooks();
 const POST_TAGGER = hooks.indexOf('postTagger');
 if (POST_TAGGER >= 0) hooks.splice(POST_TAGGER, 1);
