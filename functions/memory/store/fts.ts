@@ -98,18 +98,15 @@ function weighedTerms(
   const stems = terms.map((t) => stemmer(t));
   const df = documentFrequencies(sql, stems);
   const weighed: string[] = [];
-  const weighedStems = new Set<string>();
+  // At least as many as the rows the weighed terms match (`queryTerms` gives one term per stem).
+  let postings = 0;
   terms.forEach((term, i) => {
-    const stem = stems[i] ?? term;
-    const n = df.get(stem) ?? 0;
+    const n = df.get(stems[i] ?? term) ?? 0;
     if (n > 0 && 2 * n < rows) {
       weighed.push(term);
-      weighedStems.add(stem);
+      postings += n;
     }
   });
-  // At least as many as the rows the weighed terms match (one count per stem).
-  let postings = 0;
-  for (const stem of weighedStems) postings += df.get(stem) ?? 0;
   return { terms: weighed, postings };
 }
 
