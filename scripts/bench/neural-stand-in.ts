@@ -26,6 +26,7 @@ import {
 } from '../../test/fixtures/recall-conversations/generate.ts';
 import { loadLocomo } from './locomo-set.ts';
 import { K, SPLITS, type Split } from './recall-report.ts';
+import { turnToFact } from './recall.ts';
 import { inProcessContext } from './store-in-process.ts';
 
 /** Any id other than the local models' reads as a neural model (fusion.ts `weightsFor`). */
@@ -68,7 +69,8 @@ async function runConversation(
   embed: Embed,
   tallies: Tallies,
 ): Promise<void> {
-  const contents = conversation.turns.map((t) => `${t.speaker}: ${t.text}`);
+  const facts = conversation.turns.map(turnToFact);
+  const contents = facts.map((f) => f.content);
   const questions = set.questions.filter((q) => q.conversation_id === conversation.id);
   const neuralTurns = await embed(contents);
   const neuralQuestions = await embed(questions.map((q) => q.question));
@@ -86,17 +88,17 @@ async function runConversation(
     for (let start = 0; start < conversation.turns.length; start += 100) {
       const chunk = conversation.turns.slice(start, start + 100);
       const records = context.insert(
-        chunk.map((t, j) => ({
+        facts.slice(start, start + 100).map((fact, j) => ({
           kind: 'fact',
-          content: contents[start + j] ?? '',
+          content: fact.content,
           scopes: [],
           metadata: null,
           sessionId: null,
           sourceId: null,
           vector: { modelId: model.id, values: model.turn(start + j) },
-          validFrom: t.said_at,
-          session: t.session_id,
-          position: t.position,
+          validFrom: fact.valid_from,
+          session: fact.session,
+          position: fact.position,
         })),
       );
       records.forEach((r, j) => turnOf.set(r.id, chunk[j]?.id ?? ''));
