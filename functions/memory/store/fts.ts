@@ -1,6 +1,9 @@
 import { stemmer } from 'stemmer';
 import { queryWords } from '../retrieval/text.ts';
+import { ftsToken } from './fts-tokens.ts';
 import { jsonBatches } from './json-batches.ts';
+import { noteFtsWrite, postingsIndex } from './postings-cache.ts';
+import type { PostingsIndex } from './postings-index.ts';
 
 /**
  * FTS5 rows share the item's `seq` as rowid. `terms` (resolved-date tokens) is null below the
@@ -14,6 +17,10 @@ export interface FtsRow {
 
 /** Indexes a batch of items: one statement per JSON chunk (json-batches.ts), rows in order. */
 export function ftsInsert(sql: SqlStorage, rows: readonly FtsRow[], withTerms: boolean): void {
+  noteFtsWrite(
+    sql,
+    rows.map((r) => r.seq),
+  );
   if (withTerms) {
     for (const batch of jsonBatches(rows.map((r) => [r.seq, r.content, r.terms])))
       sql.exec(
@@ -31,6 +38,7 @@ export function ftsInsert(sql: SqlStorage, rows: readonly FtsRow[], withTerms: b
 }
 
 export function ftsDelete(sql: SqlStorage, seq: number): void {
+  noteFtsWrite(sql, [seq]);
   sql.exec('DELETE FROM items_fts WHERE rowid = ?', seq);
 }
 
@@ -143,6 +151,11 @@ export function* ftsSearch(
   expect = 0,
 ): Generator<FtsHit> {
   const terms = queryTerms(text, extra);
+  const index = terms.length > 0 ? postingsIndex(sql) : null;
+  if (index) {
+    const tokens = terms.map(ftsToken);
+    if (tokens.every((t) => t !== null)) return yield* indexed(index, tokens, choice, expect);
+  }
   const policy = choice?.policy ?? 'all';
   if (choice === null || policy === 'all' || terms.length === 0)
     return yield* ranked(sql, matchOf(terms));
@@ -162,6 +175,30 @@ export function* ftsSearch(
     yield { seq: hit.seq, score: hit.score / 2 };
   }
   yield* ranked(sql, matchOf(terms), seen);
+}
+
+/**
+ * `ftsSearch` from the Context's postings index (postings-index.ts): the same rows in the same
+ * order, each with FTS5's bm25 over every term (the FTS5 path below halves a combined score in
+ * `weighed-first`, which differs from this one by the zero-weight terms' 1e-6 shares).
+ */
+function* indexed(
+  index: PostingsIndex,
+  tokens: string[],
+  choice: TermChoice | null,
+  expect: number,
+): Generator<FtsHit> {
+  const policy = choice?.policy ?? 'all';
+  if (choice === null || policy === 'all') return yield* index.search(tokens);
+  const rows = choice.rows();
+  const weighed = tokens.filter((t) => {
+    const n = index.frequency(t);
+    return n > 0 && 2 * n < rows;
+  });
+  if (policy === 'weighed') return yield* index.search(weighed);
+  const postings = weighed.reduce((sum, t) => sum + index.frequency(t), 0);
+  if (weighed.length === 0 || postings < expect) return yield* index.search(tokens);
+  yield* index.search(tokens, new Set(weighed));
 }
 
 /** Document frequencies read since the database's last write (`documentFrequencies`). */
@@ -195,6 +232,15 @@ function frequencyCache(sql: SqlStorage): FrequencyCache {
  * write. Stems no item holds are absent from the result.
  */
 export function documentFrequencies(sql: SqlStorage, stems: string[]): Map<string, number> {
+  const index = postingsIndex(sql);
+  if (index) {
+    const counted = new Map<string, number>();
+    for (const stem of stems) {
+      const n = index.frequency(stem);
+      if (n > 0) counted.set(stem, n);
+    }
+    return counted;
+  }
   const cache = frequencyCache(sql);
   const out = new Map<string, number>();
   const unknown: string[] = [];

@@ -1,0 +1,212 @@
+/**
+ * A Context's FTS5 postings in the object's memory, scored with FTS5's own bm25 formula.
+ *
+ * Why: FTS5 scores a query by calling its bm25 function once per matching row through its
+ * extension API, then sorts; in workerd that was the largest share of a bm25 query's CPU (a third
+ * of the isolate's samples under `wrangler dev`, docs/hot-path.md). The same sums over postings
+ * held in arrays cost a fraction of that. The index holds the tokens FTS5 holds (fts-tokens.ts
+ * mirrors its tokenizer) and computes the same score, so the ranking is FTS5's, tie for tie:
+ *
+ *   score(row) = sum over the query's phrases of idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * D / avgdl))
+ *
+ * with k1 = 1.2, b = 0.75, idf = log((N - n + 0.5) / (n + 0.5)) (1e-6 when at or below zero), tf
+ * the phrase's count in the row over all columns, D the row's token count over all columns, avgdl
+ * the mean of D, N the row count and n the rows holding the phrase (fts5_aux.c, fts5Bm25Function).
+ * Rows with equal scores come by ascending rowid, as `ORDER BY bm25(items_fts), rowid` gives.
+ */
+
+const K1 = 1.2;
+const B = 0.75;
+
+interface Posting {
+  /** Slots of the rows holding the token, and its count in each. */
+  slots: number[];
+  counts: number[];
+}
+
+export interface IndexHit {
+  seq: number;
+  score: number;
+}
+
+/** A row's tokens, by column (`content`, then `terms` when the index has it). */
+export type RowTokens = readonly (readonly string[])[];
+
+export class PostingsIndex {
+  private readonly postings = new Map<string, Posting>();
+  private readonly slotOf = new Map<number, number>();
+  /** By slot: the row's rowid (-1 for a free slot), token count, distinct tokens, column sizes. */
+  private readonly seqs: number[] = [];
+  private readonly lengths: number[] = [];
+  private readonly tokens: (string[] | null)[] = [];
+  private readonly columnLengths: number[][] = [];
+  private readonly free: number[] = [];
+  private totalTokens = 0;
+  /** Token totals by column, to check against FTS5's own (its averages record). */
+  readonly columnTotals: number[];
+  /** The highest rowid ever added: rows above it are new to the index. */
+  maxSeq = 0;
+
+  constructor(columns: number) {
+    this.columnTotals = new Array<number>(columns).fill(0);
+  }
+
+  get rows(): number {
+    return this.slotOf.size;
+  }
+
+  has(seq: number): boolean {
+    return this.slotOf.has(seq);
+  }
+
+  /** In how many rows `token` occurs. */
+  frequency(token: string): number {
+    return this.postings.get(token)?.slots.length ?? 0;
+  }
+
+  add(seq: number, columns: RowTokens): void {
+    this.remove(seq);
+    const slot = this.free.pop() ?? this.seqs.length;
+    const counts = new Map<string, number>();
+    let length = 0;
+    columns.forEach((column, i) => {
+      for (const token of column) counts.set(token, (counts.get(token) ?? 0) + 1);
+      length += column.length;
+      this.columnTotals[i] = (this.columnTotals[i] ?? 0) + column.length;
+    });
+    for (const [token, count] of counts) {
+      let posting = this.postings.get(token);
+      if (!posting) this.postings.set(token, (posting = { slots: [], counts: [] }));
+      posting.slots.push(slot);
+      posting.counts.push(count);
+    }
+    this.seqs[slot] = seq;
+    this.lengths[slot] = length;
+    this.tokens[slot] = [...counts.keys()];
+    this.slotOf.set(seq, slot);
+    this.totalTokens += length;
+    if (seq > this.maxSeq) this.maxSeq = seq;
+    this.columnLengths[slot] = columns.map((c) => c.length);
+  }
+
+  remove(seq: number): void {
+    const slot = this.slotOf.get(seq);
+    if (slot === undefined) return;
+    for (const token of this.tokens[slot] ?? []) {
+      const posting = this.postings.get(token);
+      if (!posting) continue;
+      const at = posting.slots.indexOf(slot);
+      if (at < 0) continue;
+      posting.slots.splice(at, 1);
+      posting.counts.splice(at, 1);
+      if (posting.slots.length === 0) this.postings.delete(token);
+    }
+    this.totalTokens -= this.lengths[slot] ?? 0;
+    (this.columnLengths[slot] ?? []).forEach((n, i) => {
+      this.columnTotals[i] = (this.columnTotals[i] ?? 0) - n;
+    });
+    this.columnLengths[slot] = [];
+    this.seqs[slot] = -1;
+    this.lengths[slot] = 0;
+    this.tokens[slot] = null;
+    this.slotOf.delete(seq);
+    this.free.push(slot);
+  }
+
+  /** FTS5's idf of a phrase that `n` of the rows hold. */
+  private idf(n: number): number {
+    const N = this.rows;
+    const idf = Math.log((N - n + 0.5) / (n + 0.5));
+    return idf <= 0 ? 1e-6 : idf;
+  }
+
+  /**
+   * The rows matching any of `phrases` (single tokens, in the query's order), each with FTS5's
+   * bm25 over all of them, best first. `first`, when given, puts the rows holding one of its tokens
+   * ahead of the rest (each part best first): the `weighed-first` order of fts.ts. The rest are
+   * scored only if the caller reads past the first part (a ubiquitous word's rows: most of the
+   * Context), and each part is sorted lazily, a heap popped as the caller reads.
+   */
+  *search(phrases: readonly string[], first?: ReadonlySet<string>): Generator<IndexHit> {
+    if (this.rows === 0 || phrases.length === 0) return;
+    if (first === undefined) return yield* this.ranked(phrases, null);
+    // 1 marks a row holding a preferred token; the second part is every other row.
+    const marks = new Uint8Array(this.seqs.length);
+    for (const phrase of first)
+      for (const slot of this.postings.get(phrase)?.slots ?? []) marks[slot] = 1;
+    yield* this.ranked(phrases, (slot) => marks[slot] === 1);
+    yield* this.ranked(phrases, (slot) => marks[slot] !== 1);
+  }
+
+  /** The rows `keep` admits (all when null) that match a phrase, scored and popped best first. */
+  private *ranked(
+    phrases: readonly string[],
+    keep: ((slot: number) => boolean) | null,
+  ): Generator<IndexHit> {
+    const N = this.rows;
+    const avgdl = this.totalTokens / N;
+    // Summed phrase by phrase in the query's order, as FTS5 sums, so equal rows tie exactly.
+    const acc = new Float64Array(this.seqs.length);
+    const touched: number[] = [];
+    for (const phrase of phrases) {
+      const posting = this.postings.get(phrase);
+      if (!posting) continue;
+      const idf = this.idf(posting.slots.length);
+      const { slots, counts } = posting;
+      for (let i = 0; i < slots.length; i++) {
+        const slot = slots[i] ?? 0;
+        if (keep !== null && !keep(slot)) continue;
+        const tf = counts[i] ?? 0;
+        const D = this.lengths[slot] ?? 0;
+        if (acc[slot] === 0) touched.push(slot);
+        acc[slot] =
+          (acc[slot] ?? 0) + idf * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * D) / avgdl)));
+      }
+    }
+    const scores = touched.map((slot) => acc[slot] ?? 0);
+    const seqs = touched.map((slot) => this.seqs[slot] ?? 0);
+    yield* heapOrder(
+      touched.keys(),
+      (a, b) => {
+        const sa = scores[a] ?? 0;
+        const sb = scores[b] ?? 0;
+        return sa !== sb ? sa > sb : (seqs[a] ?? 0) < (seqs[b] ?? 0);
+      },
+      (i) => ({ seq: seqs[i] ?? 0, score: scores[i] ?? 0 }),
+    );
+  }
+}
+
+/** Yields `items` best first (`before(a, b)`: a comes first), popping a binary heap. */
+function* heapOrder<T>(
+  items: Iterable<number>,
+  before: (a: number, b: number) => boolean,
+  item: (i: number) => T,
+): Generator<T> {
+  const heap = [...items];
+  const n = heap.length;
+  const down = (from: number, size: number): void => {
+    let i = from;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= size) return;
+      const r = l + 1;
+      const li = heap[l] ?? 0;
+      const ri = heap[r] ?? 0;
+      const c = r < size && before(ri, li) ? r : l;
+      const ci = heap[c] ?? 0;
+      const ii = heap[i] ?? 0;
+      if (!before(ci, ii)) return;
+      heap[c] = ii;
+      heap[i] = ci;
+      i = c;
+    }
+  };
+  for (let i = (n >> 1) - 1; i >= 0; i--) down(i, n);
+  for (let size = n; size > 0; size--) {
+    const top = heap[0] ?? 0;
+    yield item(top);
+    heap[0] = heap[size - 1] ?? 0;
+    down(0, size - 1);
+  }
+}
