@@ -18,6 +18,7 @@ import {
   type ListItemsInput,
 } from './items.ts';
 import { applyMigrations, readSchemaVersion, type MigrationStep } from './schema/runner.ts';
+import { forgetDatabase } from './forget-database.ts';
 import type { Lens } from '../scopes/lens.ts';
 import { plannedSearch, search, type PlannedSearch } from './search.ts';
 import * as sessions from './sessions.ts';
@@ -94,6 +95,7 @@ export class ContextCore extends DurableObject<Env> {
   /** Removes the Context's whole database. */
   async destroy(): Promise<void> {
     await this.ctx.storage.deleteAll();
+    forgetDatabase(this.sql);
     this.version = null;
     this.vectors.reset();
   }

@@ -10,6 +10,7 @@ import {
 } from './context-export.ts';
 import { LATEST_SCHEMA_VERSION } from './schema/index.ts';
 import { applyMigrations } from './schema/runner.ts';
+import { forgetDatabase } from './forget-database.ts';
 
 /**
  * The store side of a streamed restore, all or nothing: `beginImport` wipes the (empty) Context,
@@ -53,6 +54,7 @@ export function nonEmptyTables(sql: SqlStorage): string[] {
 /** Back to a fresh Context at the latest schema: the state every failed import returns to. */
 export async function wipeToFresh(storage: DurableObjectStorage): Promise<void> {
   await storage.deleteAll();
+  forgetDatabase(storage.sql);
   applyMigrations(storage);
 }
 
@@ -77,6 +79,7 @@ export async function beginImport(
     }
   }
   await storage.deleteAll();
+  forgetDatabase(storage.sql);
   applyMigrations(storage, version);
   storage.sql.exec(MARKER_DDL);
   storage.sql.exec(

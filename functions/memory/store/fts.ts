@@ -208,6 +208,11 @@ interface FrequencyCache {
 }
 
 const frequencyCaches = new WeakMap<SqlStorage, FrequencyCache>();
+
+/** The database was wiped (forget-database.ts). */
+export function forgetFrequencies(sql: SqlStorage): void {
+  frequencyCaches.delete(sql);
+}
 /** Stems kept per Context database before the cache starts over (an isolate serves many). */
 const FREQUENCY_CACHE_MAX = 4096;
 

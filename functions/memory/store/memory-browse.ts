@@ -2,6 +2,7 @@ import { lensMatches } from '../scopes/lens.ts';
 import { getItemRow, toRecord, type ItemRow } from './items.ts';
 import type { ItemRecord } from './types.ts';
 import type { Lens } from '../scopes/lens.ts';
+import { hasTable } from './schema-facts.ts';
 import { withSupersession } from './validity.ts';
 
 /**
@@ -15,13 +16,7 @@ const VERSION_RELATIONS = ['supersedes', 'refines'];
 const MAX_VERSIONS = 100;
 
 function hasLinks(sql: SqlStorage): boolean {
-  return (
-    sql
-      .exec<{ n: number }>(
-        "SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'item_links'",
-      )
-      .one().n > 0
-  );
+  return hasTable(sql, 'item_links');
 }
 
 function neighbour(sql: SqlStorage, id: string, direction: 'older' | 'newer'): string | null {

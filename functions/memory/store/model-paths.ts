@@ -1,4 +1,5 @@
 import { lensMatches } from '../scopes/lens.ts';
+import { countedSinceLastWrite } from './counts.ts';
 import { getItemRow, insertItems, toRecord, type ItemRow } from './items.ts';
 import type { ItemRecord, NewItem } from './types.ts';
 import { mayClose } from './validity.ts';
@@ -265,11 +266,16 @@ export function turnExtraction(
  * items without one of `modelId` are all items minus that model's vectors.
  */
 export function countStaleVectors(sql: SqlStorage, modelId: string): number {
-  return sql
-    .exec<{ n: number }>(
-      `SELECT MAX(0, (SELECT COUNT(*) FROM items)
-                   - (SELECT COUNT(*) FROM item_vectors WHERE model_id = ?)) AS n`,
-      modelId,
-    )
-    .one().n;
+  return countedSinceLastWrite(
+    sql,
+    `stale vectors ${modelId}`,
+    () =>
+      sql
+        .exec<{ n: number }>(
+          `SELECT MAX(0, (SELECT COUNT(*) FROM items)
+                       - (SELECT COUNT(*) FROM item_vectors WHERE model_id = ?)) AS n`,
+          modelId,
+        )
+        .one().n,
+  );
 }

@@ -56,6 +56,11 @@ function stateOf(sql: SqlStorage): State {
   return state;
 }
 
+/** The database was wiped or its schema changed: start over (the FTS table may differ). */
+export function forgetPostings(sql: SqlStorage): void {
+  states.delete(sql);
+}
+
 /** fts.ts wrote these rows: inserted, deleted or rewritten. */
 export function noteFtsWrite(sql: SqlStorage, seqs: Iterable<number>): void {
   const state = states.get(sql);
@@ -104,7 +109,8 @@ function varints(bytes: Uint8Array): number[] {
 /** Whether the index counts the rows and tokens FTS5 counts (its averages record). */
 function totalsMatch(sql: SqlStorage, index: PostingsIndex): boolean {
   const [rows = 0, ...columns] = varints(block(sql, 1));
-  if (rows !== index.rows) return false;
+  // A schema step that rebuilt `items_fts` with another column count is a mismatch too.
+  if (rows !== index.rows || columns.length !== index.columnTotals.length) return false;
   return index.columnTotals.every((total, i) => total === (columns[i] ?? 0));
 }
 

@@ -1,4 +1,5 @@
 import { lensMatches } from '../scopes/lens.ts';
+import { countedSinceLastWrite, KeptUntilWrite } from './counts.ts';
 import type { SearchRequest } from './types.ts';
 import { hasValidity } from './validity.ts';
 
@@ -8,7 +9,7 @@ import { hasValidity } from './validity.ts';
  * content, one statement per page of hits.
  */
 
-export type Accept = (scopes: string[], kind: string, closed: boolean) => boolean;
+export type Accept = (scopes: readonly string[], kind: string, closed: boolean) => boolean;
 
 /**
  * The filter every list of a search applies: kinds, lens, and (unless asked for) no superseded
@@ -22,7 +23,7 @@ export function accepts(req: SearchRequest): Accept {
 }
 
 export interface Probed {
-  scopes: string[];
+  readonly scopes: readonly string[];
   kind: string;
   closed: boolean;
   session: string | null;
@@ -50,16 +51,21 @@ interface ProbedRow {
   [column: string]: SqlStorageValue;
 }
 
+/** Frozen: a probe is shared by every search until the next write, so none may change it. */
 function probed(row: ProbedRow): Probed {
-  return {
-    scopes: JSON.parse(row.scopes) as string[],
+  return Object.freeze({
+    scopes: Object.freeze(JSON.parse(row.scopes) as string[]),
     kind: row.kind,
     closed: row.closed === 1,
     session: row.session_label,
     position: row.position,
     content: row.content,
-  };
+  });
 }
+
+/** Items whose probe is kept per database (about 100 bytes each beside their content). */
+const MAX_PROBED = 20_000;
+const probes = new KeptUntilWrite(() => new Map<number, Probed | null>());
 
 export function probe(sql: SqlStorage, conversation: boolean): Probe {
   // `valid_until` exists from schema V2 on; below it nothing can be closed.
@@ -70,7 +76,9 @@ export function probe(sql: SqlStorage, conversation: boolean): Probe {
   const columns = `seq, scopes, kind, content, ${closed} AS closed, ${place}`;
   const one = `SELECT ${columns} FROM items WHERE seq = ?`;
   const many = `SELECT ${columns} FROM items WHERE seq IN (SELECT value FROM json_each(?))`;
-  const memo = new Map<number, Probed | null>();
+  // Kept across searches until the next write: candidates recur from one question to the next.
+  const memo = probes.get(sql);
+  if (memo.size > MAX_PROBED) memo.clear();
   const read = (seq: number): Probed | null => {
     const known = memo.get(seq);
     if (known !== undefined) return known;
@@ -88,7 +96,11 @@ export function probe(sql: SqlStorage, conversation: boolean): Probe {
   };
   let rows: number | null = null;
   read.rows = (): number =>
-    (rows ??= sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM items').one().n);
+    (rows ??= countedSinceLastWrite(
+      sql,
+      'items',
+      () => sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM items').one().n,
+    ));
   return read;
 }
 

@@ -3,6 +3,7 @@ import { fail, ok } from '../errors.ts';
 import { scopesWithin } from '../scopes/grants.ts';
 import { lensMatches, type Lens } from '../scopes/lens.ts';
 import { newId } from './ids.ts';
+import { hasColumn } from './schema-facts.ts';
 import type { JsonObject, SessionRecord, TurnRecord } from './types.ts';
 
 /**
@@ -34,12 +35,7 @@ function toSession(row: SessionRow): SessionRecord {
 
 /** Before the `session-scopes` step every session is unscoped (read as `[]`). */
 function scopesColumn(sql: SqlStorage): string {
-  const n = sql
-    .exec<{ n: number }>(
-      `SELECT COUNT(*) AS n FROM pragma_table_info('sessions') WHERE name = 'scopes'`,
-    )
-    .one().n;
-  return n > 0 ? 's.scopes' : `'[]'`;
+  return hasColumn(sql, 'sessions', 'scopes') ? 's.scopes' : `'[]'`;
 }
 
 /**
@@ -50,12 +46,7 @@ export type TurnRow = { [K in keyof TurnRecord]: TurnRecord[K] };
 
 /** Before the `turn-time` step a turn was said when it was stored. */
 export function turnTimeColumn(sql: SqlStorage): string {
-  const n = sql
-    .exec<{ n: number }>(
-      `SELECT COUNT(*) AS n FROM pragma_table_info('turns') WHERE name = 'valid_from'`,
-    )
-    .one().n;
-  return n > 0 ? 'COALESCE(valid_from, created_at)' : 'created_at';
+  return hasColumn(sql, 'turns', 'valid_from') ? 'COALESCE(valid_from, created_at)' : 'created_at';
 }
 
 function selectSession(sql: SqlStorage): string {

@@ -1,5 +1,6 @@
 import { scopesWithin } from '../scopes/grants.ts';
 import { lensMatches, type Lens } from '../scopes/lens.ts';
+import { hasColumn, hasTable } from './schema-facts.ts';
 import type { ItemRecord } from './types.ts';
 
 /**
@@ -13,29 +14,6 @@ import type { ItemRecord } from './types.ts';
 const CLOSED_BY_FROM = ['supersedes', 'refines'];
 /** Link relations whose `from_id` is the closed item and `to_id` the one it went into. */
 const CLOSED_INTO_TO = ['merged_into'];
-
-function hasColumn(sql: SqlStorage, table: string, column: string): boolean {
-  return (
-    sql
-      .exec<{ n: number }>(
-        'SELECT COUNT(*) AS n FROM pragma_table_info(?) WHERE name = ?',
-        table,
-        column,
-      )
-      .one().n > 0
-  );
-}
-
-function hasTable(sql: SqlStorage, table: string): boolean {
-  return (
-    sql
-      .exec<{ n: number }>(
-        "SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ?",
-        table,
-      )
-      .one().n > 0
-  );
-}
 
 /** Whether this Context's `items` has the V2 validity columns (below V2 nothing is closed). */
 export function hasValidity(sql: SqlStorage): boolean {

@@ -1,5 +1,6 @@
 import type { SchemaMigration } from './types.ts';
 import { SCHEMA_MIGRATIONS } from './index.ts';
+import { forgetDatabase } from '../forget-database.ts';
 
 const META = `CREATE TABLE IF NOT EXISTS _meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`;
 
@@ -31,6 +32,8 @@ export function applyMigrations(
   const current = readSchemaVersion(storage.sql);
   for (const m of migrations) {
     if (m.version <= current || m.version > target) continue;
+    // A step may rebuild tables (`items_fts` gains a column): what is remembered of them goes.
+    forgetDatabase(storage.sql);
     storage.transactionSync(() => {
       m.up(storage.sql);
       storage.sql.exec(
