@@ -1,3 +1,4 @@
+import { boundedMemo } from './bounded-memo.ts';
 import type { Scored } from './fusion.ts';
 import { speakerOf } from './text-analysis.ts';
 
@@ -27,6 +28,12 @@ export function repeatKey(content: string): string {
     .trim();
 }
 
+/**
+ * `repeatKey` per content, memoised: the fused modes key a few hundred candidates a query, and the
+ * same turns come back query after query (the object keeps their content between writes).
+ */
+const repeatKeyOf = boundedMemo(20_000, repeatKey);
+
 /** The list (best first) with each repeat damped, re-sorted; `contentOf` null keeps the score. */
 export function dampRepeats(
   ranked: readonly Scored[],
@@ -38,7 +45,7 @@ export function dampRepeats(
     .map((r) => {
       const content = contentOf(r.seq);
       if (content === null) return r;
-      const key = repeatKey(content);
+      const key = repeatKeyOf(content);
       const copies = seen.get(key) ?? 0;
       seen.set(key, copies + 1);
       return copies === 0 ? r : { seq: r.seq, score: r.score * damping ** copies };
