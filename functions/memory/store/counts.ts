@@ -1,7 +1,7 @@
 /**
  * Values a search derives from the database that stay true until its next write: the row counts
- * it needs (the Context's items; items lacking a vector of the query's model) and what it reads of
- * candidate items (search-probe.ts). `COUNT(*)` reads a whole index, and a search reads a few
+ * it needs (the Context's items; items lacking a vector of the query's model), what it reads of
+ * candidate items (search-probe.ts) and document frequencies (fts.ts). `COUNT(*)` reads a whole index, and a search reads a few
  * hundred candidate rows, at every search; SQLite's `total_changes()`, which counts every row this
  * connection inserted, updated or deleted (triggers included), costs one trivial statement. A
  * Context's object is the only writer of its database, so an unchanged value means unchanged rows.

@@ -1,11 +1,10 @@
 import { forgetKept } from './counts.ts';
-import { forgetFrequencies } from './fts.ts';
 import { forgetPostings } from './postings-cache.ts';
 import { forgetSchema } from './schema-facts.ts';
 
 /**
- * Drops everything kept in memory about a Context's database (schema facts, the postings index,
- * counts, candidate reads, document frequencies). Called when the database is wiped (destroy,
+ * Drops everything kept in memory about a Context's database: schema facts, the postings index,
+ * and every value kept until the next write (counts, candidate reads, document frequencies). Called when the database is wiped (destroy,
  * import) or a schema step runs: what was kept may describe tables that no longer exist, and a
  * wiped database's change count may start over.
  */
@@ -13,5 +12,4 @@ export function forgetDatabase(sql: SqlStorage): void {
   forgetSchema(sql);
   forgetPostings(sql);
   forgetKept(sql);
-  forgetFrequencies(sql);
 }

@@ -1,5 +1,6 @@
 import { stemmer } from 'stemmer';
 import { queryWords } from '../retrieval/text.ts';
+import { KeptUntilWrite } from './counts.ts';
 import { ftsToken } from './fts-tokens.ts';
 import { jsonBatches } from './json-batches.ts';
 import { noteFtsWrite, postingsIndex } from './postings-cache.ts';
@@ -201,33 +202,13 @@ function* indexed(
   yield* index.search(tokens, new Set(weighed));
 }
 
-/** Document frequencies read since the database's last write (`documentFrequencies`). */
-interface FrequencyCache {
-  changes: number;
-  df: Map<string, number>;
-}
-
-const frequencyCaches = new WeakMap<SqlStorage, FrequencyCache>();
-
-/** The database was wiped (forget-database.ts). */
-export function forgetFrequencies(sql: SqlStorage): void {
-  frequencyCaches.delete(sql);
-}
+/**
+ * Document frequencies read from `items_fts_vocab`, kept until the database's next write
+ * (counts.ts): reading `total_changes()` costs far less than one term's postings.
+ */
+const frequencies = new KeptUntilWrite(() => new Map<string, number>());
 /** Stems kept per Context database before the cache starts over (an isolate serves many). */
 const FREQUENCY_CACHE_MAX = 4096;
-
-/** The cache of `sql`'s frequencies, emptied when anything was written since it was filled. */
-function frequencyCache(sql: SqlStorage): FrequencyCache {
-  // `total_changes()` counts every row this connection inserted, updated or deleted, and a
-  // Context's object is the only writer of its database: an unchanged count means unchanged
-  // postings. Reading it costs far less than one term's postings.
-  const changes = sql.exec<{ n: number }>('SELECT total_changes() AS n').one().n;
-  const known = frequencyCaches.get(sql);
-  if (known && known.changes === changes && known.df.size < FREQUENCY_CACHE_MAX) return known;
-  const fresh = { changes, df: new Map<string, number>() };
-  frequencyCaches.set(sql, fresh);
-  return fresh;
-}
 
 /**
  * In how many items each word occurs, by its Porter stem (the FTS `porter` tokenizer stores stems;
@@ -246,17 +227,18 @@ export function documentFrequencies(sql: SqlStorage, stems: string[]): Map<strin
     }
     return counted;
   }
-  const cache = frequencyCache(sql);
+  const df = frequencies.get(sql);
+  if (df.size >= FREQUENCY_CACHE_MAX) df.clear();
   const out = new Map<string, number>();
   const unknown: string[] = [];
   for (const stem of new Set(stems)) {
-    const n = cache.df.get(stem);
+    const n = df.get(stem);
     if (n === undefined) unknown.push(stem);
     else if (n > 0) out.set(stem, n);
   }
   for (let i = 0; i < unknown.length; i += 90) {
     const part = unknown.slice(i, i + 90);
-    for (const stem of part) cache.df.set(stem, 0);
+    for (const stem of part) df.set(stem, 0);
     const rows = sql.exec<{ term: string; doc: number }>(
       `SELECT term, doc FROM items_fts_vocab WHERE term IN (${part.map(() => '?').join(', ')})`,
       ...part,
@@ -264,7 +246,7 @@ export function documentFrequencies(sql: SqlStorage, stems: string[]): Map<strin
     for (const row of rows) {
       const n = (out.get(row.term) ?? 0) + row.doc;
       out.set(row.term, n);
-      cache.df.set(row.term, n);
+      df.set(row.term, n);
     }
   }
   return out;
