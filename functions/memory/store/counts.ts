@@ -6,7 +6,7 @@
  * connection inserted, updated or deleted (triggers included), costs one trivial statement. A
  * Context's object is the only writer of its database, so an unchanged value means unchanged rows.
  * A rolled-back write still moves it, which only forgets early; a wiped database (destroy, import)
- * forgets explicitly (`forgetKept`), since its connection's count may start over.
+ * forgets explicitly (`KeptUntilWrite.forget`, from forget-database.ts), since its connection's count may start over.
  */
 
 export function totalChanges(sql: SqlStorage): number {
@@ -53,9 +53,4 @@ export function countedSinceLastWrite(sql: SqlStorage, key: string, count: () =>
     known.set(key, value);
   }
   return value;
-}
-
-/** The database was wiped: its connection's change count may start over. */
-export function forgetKept(sql: SqlStorage): void {
-  KeptUntilWrite.forget(sql);
 }

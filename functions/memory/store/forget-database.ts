@@ -1,4 +1,4 @@
-import { forgetKept } from './counts.ts';
+import { KeptUntilWrite } from './counts.ts';
 import { forgetPostings } from './postings-cache.ts';
 import { forgetSchema } from './schema-facts.ts';
 
@@ -11,5 +11,5 @@ import { forgetSchema } from './schema-facts.ts';
 export function forgetDatabase(sql: SqlStorage): void {
   forgetSchema(sql);
   forgetPostings(sql);
-  forgetKept(sql);
+  KeptUntilWrite.forget(sql);
 }

@@ -72,7 +72,7 @@ function matchOf(terms: string[]): string | null {
 /**
  * Which of a query's terms the FTS match uses:
  * - `all`: every term, as typed (analysed).
- * - `weighed`: only the terms bm25 weighs above zero (`weighedTerms`); none left means no match.
+ * - `weighed`: only the terms bm25 weighs above zero (`planTerms`); none left means no match.
  *   For the expansion arms (thesaurus, feedback words), where rows matched on nothing but
  *   ubiquitous words are no evidence.
  * - `weighed-first`: FTS5's own list, built cheaply: the rows that match a weighed term, best
@@ -89,34 +89,44 @@ export interface TermChoice {
 }
 
 /**
- * The terms FTS5's bm25 gives a weight above zero. Its inverse document frequency,
+ * Which of a search's terms it matches on under `choice` (`TermPolicy`), decided once for both
+ * paths of `ftsSearch` (FTS5 and the postings index): `all`, only the `weighed` ones, or the
+ * weighed ones' rows first.
+ *
+ * A term is weighed when FTS5's bm25 gives it a weight above zero. Its inverse document frequency,
  * log((N - n + 0.5) / (n + 0.5)), is at or below zero once a term is in half the rows or more, and
  * FTS5 then scores it 1e-6: such a term ("reviews" in every note, a speaker's name on half the
  * turns) adds nothing to any score, yet makes every row that holds it a match that bm25 must score
  * and sort. Leaving it out keeps the order of every row that matches a weighed term (to 1e-6) and
- * drops only rows whose score was zero. Terms no row holds go too (they match nothing). Needs
- * `items_fts_vocab` (the conversation-time schema step); `rows` is the count of items (FTS5's own N
- * may differ by the few items being written, which moves the cut-off by as much). `postings` bounds
- * from above how many rows they match.
+ * drops only rows whose score was zero. Terms no row holds go too (they match nothing).
+ *
+ * `frequency(i)` is how many rows hold term i (FTS5's path reads `items_fts_vocab`, from the
+ * conversation-time schema step on); `choice.rows` counts the items (FTS5's own N may differ by
+ * the few items being written, which moves the cut-off by as much). `weighed-first` becomes `all`
+ * when no term is weighed or the weighed terms' postings (at least as many as the rows they match:
+ * one term per stem) fall short of `expect`.
  */
-function weighedTerms(
-  sql: SqlStorage,
-  terms: string[],
-  rows: number,
-): { terms: string[]; postings: number } {
-  const stems = terms.map((t) => stemmer(t));
-  const df = documentFrequencies(sql, stems);
-  const weighed: string[] = [];
-  // At least as many as the rows the weighed terms match (`queryTerms` gives one term per stem).
+function planTerms(
+  count: number,
+  choice: TermChoice | null,
+  expect: number,
+  frequency: (i: number) => number,
+): { policy: TermPolicy; weighed: number[] } {
+  const policy = choice?.policy ?? 'all';
+  if (choice === null || policy === 'all' || count === 0) return { policy: 'all', weighed: [] };
+  const rows = choice.rows();
+  const weighed: number[] = [];
   let postings = 0;
-  terms.forEach((term, i) => {
-    const n = df.get(stems[i] ?? term) ?? 0;
+  for (let i = 0; i < count; i++) {
+    const n = frequency(i);
     if (n > 0 && 2 * n < rows) {
-      weighed.push(term);
+      weighed.push(i);
       postings += n;
     }
-  });
-  return { terms: weighed, postings };
+  }
+  if (policy === 'weighed') return { policy, weighed };
+  if (weighed.length === 0 || postings < expect) return { policy: 'all', weighed: [] };
+  return { policy, weighed };
 }
 
 export interface FtsHit {
@@ -157,12 +167,16 @@ export function* ftsSearch(
     const tokens = terms.map(ftsToken);
     if (tokens.every((t) => t !== null)) return yield* indexed(index, tokens, choice, expect);
   }
-  const policy = choice?.policy ?? 'all';
-  if (choice === null || policy === 'all' || terms.length === 0)
-    return yield* ranked(sql, matchOf(terms));
-  const { terms: weighed, postings } = weighedTerms(sql, terms, choice.rows());
-  if (policy === 'weighed') return yield* ranked(sql, matchOf(weighed));
-  if (weighed.length === 0 || postings < expect) return yield* ranked(sql, matchOf(terms));
+  let df: Map<string, number> | null = null;
+  const stems = terms.map((t) => stemmer(t));
+  const plan = planTerms(terms.length, choice, expect, (i) => {
+    // This path runs because the postings index could not: read FTS5's vocabulary directly.
+    df ??= vocabularyFrequencies(sql, stems);
+    return df.get(stems[i] ?? '') ?? 0;
+  });
+  const weighed = plan.weighed.map((i) => terms[i] ?? '');
+  if (plan.policy === 'all') return yield* ranked(sql, matchOf(terms));
+  if (plan.policy === 'weighed') return yield* ranked(sql, matchOf(weighed));
   // The weighed rows, scored on every term: `(weighed) AND (all)` matches what the weighed
   // terms match, and bm25 counts each weighed phrase twice and each zero-weight one once, so the
   // zero-weight terms' 1e-6 shares still break the weighed terms' ties as in FTS5's own list (the
@@ -180,7 +194,7 @@ export function* ftsSearch(
 
 /**
  * `ftsSearch` from the Context's postings index (postings-index.ts): the same rows in the same
- * order, each with FTS5's bm25 over every term (the FTS5 path below halves a combined score in
+ * order, each with FTS5's bm25 over every term (the FTS5 path halves a combined score in
  * `weighed-first`, which differs from this one by the zero-weight terms' 1e-6 shares).
  */
 function* indexed(
@@ -189,16 +203,10 @@ function* indexed(
   choice: TermChoice | null,
   expect: number,
 ): Generator<FtsHit> {
-  const policy = choice?.policy ?? 'all';
-  if (choice === null || policy === 'all') return yield* index.search(tokens);
-  const rows = choice.rows();
-  const weighed = tokens.filter((t) => {
-    const n = index.frequency(t);
-    return n > 0 && 2 * n < rows;
-  });
-  if (policy === 'weighed') return yield* index.search(weighed);
-  const postings = weighed.reduce((sum, t) => sum + index.frequency(t), 0);
-  if (weighed.length === 0 || postings < expect) return yield* index.search(tokens);
+  const plan = planTerms(tokens.length, choice, expect, (i) => index.frequency(tokens[i] ?? ''));
+  const weighed = plan.weighed.map((i) => tokens[i] ?? '');
+  if (plan.policy === 'all') return yield* index.search(tokens);
+  if (plan.policy === 'weighed') return yield* index.search(weighed);
   yield* index.search(tokens, new Set(weighed));
 }
 
@@ -219,14 +227,17 @@ const FREQUENCY_CACHE_MAX = 4096;
  */
 export function documentFrequencies(sql: SqlStorage, stems: string[]): Map<string, number> {
   const index = postingsIndex(sql);
-  if (index) {
-    const counted = new Map<string, number>();
-    for (const stem of stems) {
-      const n = index.frequency(stem);
-      if (n > 0) counted.set(stem, n);
-    }
-    return counted;
+  if (!index) return vocabularyFrequencies(sql, stems);
+  const counted = new Map<string, number>();
+  for (const stem of stems) {
+    const n = index.frequency(stem);
+    if (n > 0) counted.set(stem, n);
   }
+  return counted;
+}
+
+/** `documentFrequencies` read from `items_fts_vocab`, kept until the next write. */
+function vocabularyFrequencies(sql: SqlStorage, stems: string[]): Map<string, number> {
   const df = frequencies.get(sql);
   if (df.size >= FREQUENCY_CACHE_MAX) df.clear();
   const out = new Map<string, number>();

@@ -132,30 +132,25 @@ function select(columns: readonly string[]): string {
   return `SELECT rowid AS seq, ${columns.join(', ')} FROM items_fts`;
 }
 
-/**
- * Adds every row of `rows` to `index`: `inexact` when one is outside what fts-tokens.ts mirrors,
- * `mismatch` when the totals then differ from FTS5's.
- */
+/** Adds every row of `rows` to `index`; false at the first row fts-tokens.ts cannot mirror. */
 function addRows(
-  sql: SqlStorage,
   index: PostingsIndex,
   rows: Iterable<FtsTableRow>,
   columns: readonly string[],
-): 'inexact' | 'added' {
+): boolean {
   for (const row of rows) {
     const tokens = rowTokens(row, columns);
-    if (tokens === null) return 'inexact';
+    if (tokens === null) return false;
     index.add(row.seq, tokens);
   }
-  return 'added';
+  return true;
 }
 
 type Outcome = 'ok' | 'inexact' | 'mismatch';
 
 function build(sql: SqlStorage, columns: readonly string[]): PostingsIndex | Outcome {
   const index = new PostingsIndex(columns.length);
-  if (addRows(sql, index, sql.exec<FtsTableRow>(select(columns)), columns) === 'inexact')
-    return 'inexact';
+  if (!addRows(index, sql.exec<FtsTableRow>(select(columns)), columns)) return 'inexact';
   return totalsMatch(sql, index) ? index : 'mismatch';
 }
 
@@ -165,14 +160,14 @@ function catchUp(sql: SqlStorage, state: State, index: PostingsIndex): Outcome {
   state.touched.clear();
   for (const seq of touched) index.remove(seq);
   const fresh = sql.exec<FtsTableRow>(`${select(state.columns)} WHERE rowid > ?`, index.maxSeq);
-  if (addRows(sql, index, fresh.toArray(), state.columns) === 'inexact') return 'inexact';
+  if (!addRows(index, fresh.toArray(), state.columns)) return 'inexact';
   for (let i = 0; i < touched.length; i += READ_BATCH) {
     const part = touched.slice(i, i + READ_BATCH);
     const rows = sql.exec<FtsTableRow>(
       `${select(state.columns)} WHERE rowid IN (${part.map(() => '?').join(', ')})`,
       ...part,
     );
-    if (addRows(sql, index, rows, state.columns) === 'inexact') return 'inexact';
+    if (!addRows(index, rows, state.columns)) return 'inexact';
   }
   return totalsMatch(sql, index) ? 'ok' : 'mismatch';
 }

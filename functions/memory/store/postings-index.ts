@@ -41,7 +41,6 @@ export class PostingsIndex {
   private readonly tokens: (string[] | null)[] = [];
   private readonly columnLengths: number[][] = [];
   private readonly free: number[] = [];
-  private totalTokens = 0;
   /** Token totals by column, to check against FTS5's own (its averages record). */
   readonly columnTotals: number[];
   /** The highest rowid ever added: rows above it are new to the index. */
@@ -84,7 +83,6 @@ export class PostingsIndex {
     this.lengths[slot] = length;
     this.tokens[slot] = [...counts.keys()];
     this.slotOf.set(seq, slot);
-    this.totalTokens += length;
     if (seq > this.maxSeq) this.maxSeq = seq;
     this.columnLengths[slot] = columns.map((c) => c.length);
   }
@@ -101,7 +99,6 @@ export class PostingsIndex {
       posting.counts.splice(at, 1);
       if (posting.slots.length === 0) this.postings.delete(token);
     }
-    this.totalTokens -= this.lengths[slot] ?? 0;
     (this.columnLengths[slot] ?? []).forEach((n, i) => {
       this.columnTotals[i] = (this.columnTotals[i] ?? 0) - n;
     });
@@ -144,7 +141,8 @@ export class PostingsIndex {
     keep: ((slot: number) => boolean) | null,
   ): Generator<IndexHit> {
     const N = this.rows;
-    const avgdl = this.totalTokens / N;
+    // FTS5's avgdl: every column's tokens over the row count.
+    const avgdl = this.columnTotals.reduce((sum, n) => sum + n, 0) / N;
     // Summed phrase by phrase in the query's order, as FTS5 sums, so equal rows tie exactly.
     const acc = new Float64Array(this.seqs.length);
     const touched: number[] = [];

@@ -110,11 +110,8 @@ const QUERIES = [
   'the and of',
 ];
 
-/** FTS5's ranking of every row matching any term of `query` (fts.ts's MATCH), read with plain SQL. */
-function fts5Ranking(sql: Sql, query: string): FtsHit[] {
-  const [first = '', ...rest] = query.split(' ');
-  const match = ftsQuery(first, rest);
-  if (match === null) return [];
+/** FTS5's own list for a MATCH expression, as plain SQL reads it (ties by rowid). */
+function fts5Order(sql: Sql, match: string): FtsHit[] {
   return sql
     .exec<{ seq: number; rank: number }>(
       `SELECT rowid AS seq, bm25(items_fts) AS rank FROM items_fts WHERE items_fts MATCH ?
@@ -123,6 +120,13 @@ function fts5Ranking(sql: Sql, query: string): FtsHit[] {
     )
     .toArray()
     .map((r) => ({ seq: r.seq, score: -r.rank }));
+}
+
+/** FTS5's ranking of every row matching any term of `query` (fts.ts's MATCH). */
+function fts5Ranking(sql: Sql, query: string): FtsHit[] {
+  const [first = '', ...rest] = query.split(' ');
+  const match = ftsQuery(first, rest);
+  return match === null ? [] : fts5Order(sql, match);
 }
 
 /** ftsSearch's whole list for `query` (every word a term, policy `all`). */
@@ -164,6 +168,18 @@ async function inObject<T>(
   return runInDurableObject(env.CONTEXT_STORE.getByName(name), (_obj, state) => {
     applyMigrations(state.storage);
     return fn(state.storage.sql, state.storage);
+  });
+}
+
+/**
+ * A Context object holding `n` generated rows (one write), then searched once in a later turn so
+ * that its index is built; the index's row count then (undefined when there is none).
+ */
+async function withIndex(name: string, n: number, seed: number): Promise<number | undefined> {
+  await inObject(name, (sql) => ftsInsert(sql, rows(1, n, seed), true));
+  return inObject(name, (sql) => {
+    searched(sql, 'roadmap');
+    return postingsIndex(sql)?.rows;
   });
 }
 
@@ -224,18 +240,11 @@ describe('the postings index ranks as FTS5 does', () => {
 
   it('keeps fts.ts’s term policies: weighed terms only, and weighed rows first', async () => {
     const name = 'postings-policies';
-    await inObject(name, (sql) => ftsInsert(sql, rows(1, 400, 9), true));
+    expect(await withIndex(name, 400, 9)).not.toBeUndefined();
     await inObject(name, (sql) => {
-      searched(sql, 'roadmap');
-      expect(postingsIndex(sql)).not.toBeNull();
       const choice = (policy: TermPolicy): TermChoice => ({ policy, rows: () => 400 });
       for (const query of QUERIES) {
-        const all = sql
-          .exec<{ seq: number }>(
-            `SELECT rowid AS seq FROM items_fts WHERE items_fts MATCH ? ORDER BY bm25(items_fts), rowid`,
-            ftsQuery(query) ?? '""',
-          )
-          .toArray();
+        const all = fts5Order(sql, ftsQuery(query) ?? '""');
         // `weighed-first` reads a list of 10 that the weighed rows can fill: FTS5's own order.
         const firstTen = [...ftsSearch(sql, query, [], choice('weighed-first'), 10)];
         expect(
@@ -253,16 +262,7 @@ describe('the postings index ranks as FTS5 does', () => {
             .one().n;
           return n > 0 && 2 * n < 400;
         });
-        const expected =
-          weighed.length === 0
-            ? []
-            : sql
-                .exec<{ seq: number }>(
-                  `SELECT rowid AS seq FROM items_fts WHERE items_fts MATCH ?
-                   ORDER BY bm25(items_fts), rowid`,
-                  weighed.join(' OR '),
-                )
-                .toArray();
+        const expected = weighed.length === 0 ? [] : fts5Order(sql, weighed.join(' OR '));
         expect(
           [...ftsSearch(sql, query, [], choice('weighed'))].map((h) => h.seq),
           query,
@@ -274,12 +274,7 @@ describe('the postings index ranks as FTS5 does', () => {
 
   it('follows inserts and deletes once committed, and leaves uncommitted ones to FTS5', async () => {
     const name = 'postings-writes';
-    await inObject(name, (sql) => ftsInsert(sql, rows(1, 300, 2), true));
-    const built = await inObject(name, (sql) => {
-      searched(sql, 'roadmap');
-      return postingsIndex(sql)?.rows;
-    });
-    expect(built).toBe(300);
+    expect(await withIndex(name, 300, 2)).toBe(300);
     await inObject(name, (sql) => {
       ftsInsert(sql, rows(301, 40, 3), true);
       for (const seq of [5, 17, 250, 320]) ftsDelete(sql, seq);
@@ -295,11 +290,7 @@ describe('the postings index ranks as FTS5 does', () => {
 
   it('a rolled-back write leaves the index as FTS5 is', async () => {
     const name = 'postings-rollback';
-    await inObject(name, (sql) => ftsInsert(sql, rows(1, 200, 4), true));
-    await inObject(name, (sql) => {
-      searched(sql, 'roadmap');
-      expect(postingsIndex(sql)?.rows).toBe(200);
-    });
+    expect(await withIndex(name, 200, 4)).toBe(200);
     await inObject(name, (sql, storage) => {
       expect(() =>
         storage.transactionSync(() => {
@@ -324,11 +315,7 @@ describe('the postings index ranks as FTS5 does', () => {
 
   it('drops itself after a write that bypassed fts.ts, and rebuilds from FTS5', async () => {
     const name = 'postings-bypass';
-    await inObject(name, (sql) => ftsInsert(sql, rows(1, 200, 7), true));
-    await inObject(name, (sql) => {
-      searched(sql, 'roadmap');
-      expect(postingsIndex(sql)).not.toBeNull();
-    });
+    expect(await withIndex(name, 200, 7)).not.toBeUndefined();
     await inObject(name, (sql) => {
       // A schema step rewriting a row's terms, as place-terms.ts does.
       sql.exec(`UPDATE items_fts SET terms = 'qaplace japan country' WHERE rowid = 3`);
