@@ -37,10 +37,14 @@ class TopK {
 
   offer(seq: number, score: number): void {
     if (this.limit <= 0) return;
-    const hit = { seq, score };
     const hits = this.hits;
     const worst = hits[hits.length - 1];
-    if (hits.length >= this.limit && worst !== undefined && !before(hit, worst)) return;
+    // Most rows of a scan lose to the worst hit kept: refused before anything is allocated.
+    if (hits.length >= this.limit && worst !== undefined) {
+      // `before(hit, worst)` written out (a NaN score never ranks before anything).
+      if (!(score > worst.score || (score === worst.score && seq < worst.seq))) return;
+    }
+    const hit = { seq, score };
     let lo = 0;
     let hi = hits.length;
     while (lo < hi) {
@@ -104,6 +108,39 @@ function sparseDenseDotAt(
     dot += (query[i] as number) * value;
   }
   return dot;
+}
+
+/**
+ * `dotAt` for four dense rows at once, into `out`: four running sums that do not wait on one
+ * another, where one row at a time makes every addition wait for the one before. Each sum adds its
+ * terms in `dotAt`'s order, so each score is exactly `dotAt`'s.
+ */
+function dotAt4(
+  query: Float32Array,
+  data: Float32Array,
+  bases: Int32Array,
+  n: number,
+  out: Float64Array,
+): void {
+  const b0 = bases[0] as number;
+  const b1 = bases[1] as number;
+  const b2 = bases[2] as number;
+  const b3 = bases[3] as number;
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  for (let i = 0; i < n; i++) {
+    const q = query[i] as number;
+    s0 += q * (data[b0 + i] as number);
+    s1 += q * (data[b1 + i] as number);
+    s2 += q * (data[b2 + i] as number);
+    s3 += q * (data[b3 + i] as number);
+  }
+  out[0] = s0;
+  out[1] = s1;
+  out[2] = s2;
+  out[3] = s3;
 }
 
 function allFinite(values: Float32Array): boolean {
@@ -225,7 +262,11 @@ export class VectorMatrix {
    */
   search(query: Float32Array, limit: number, accept: VectorFilter): ScoredSeq[] {
     const decided = new Map<string[], Map<string, boolean>>();
+    // Rows mostly share their scope set, kind and state with the row before: that answer first.
+    let last: { scopes: string[]; kind: string; closed: boolean; yes: boolean } | null = null;
     const admits = (scopes: string[], kind: string, closed: boolean): boolean => {
+      if (last !== null && last.scopes === scopes && last.kind === kind && last.closed === closed)
+        return last.yes;
       let byKind = decided.get(scopes);
       if (!byKind) {
         byKind = new Map();
@@ -237,22 +278,41 @@ export class VectorMatrix {
         yes = accept(scopes, kind, closed);
         byKind.set(key, yes);
       }
+      last = { scopes, kind, closed, yes };
       return yes;
     };
     const top = new TopK(limit);
     const { data, index, nonZero, dims, seqs, scopes, kinds, closed } = this;
     const finite = allFinite(query);
+    const n = Math.min(query.length, dims);
+    // Dense rows are scored four at a time (dotAt4); the kept list does not depend on the order
+    // rows are offered in (a total order: score, then seq).
+    const waiting = new Int32Array(4);
+    const bases = new Int32Array(4);
+    const scores = new Float64Array(4);
+    let held = 0;
     for (let row = 0; row < seqs.length; row++) {
       if (!admits(scopes[row] as string[], kinds[row] as string, closed[row] as boolean)) continue;
       const base = row * dims;
       const count = nonZero[row] as number;
-      const score =
-        count < 0
-          ? dotAt(query, data, base, dims)
-          : finite
-            ? sparseDotAt(query, data, index, base, count)
-            : sparseDenseDotAt(query, data, index, base, count, dims);
+      if (count < 0) {
+        waiting[held] = row;
+        bases[held++] = base;
+        if (held < 4) continue;
+        dotAt4(query, data, bases, n, scores);
+        for (let k = 0; k < 4; k++)
+          top.offer(seqs[waiting[k] as number] as number, scores[k] as number);
+        held = 0;
+        continue;
+      }
+      const score = finite
+        ? sparseDotAt(query, data, index, base, count)
+        : sparseDenseDotAt(query, data, index, base, count, dims);
       top.offer(seqs[row] as number, score);
+    }
+    for (let k = 0; k < held; k++) {
+      const row = waiting[k] as number;
+      top.offer(seqs[row] as number, dotAt(query, data, bases[k] as number, dims));
     }
     for (const [seq, odd] of this.odd) {
       if (!admits(odd.scopes, odd.kind, odd.closed)) continue;
