@@ -23,17 +23,21 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
 
 /**
  * Refuses a JSON body holding a string that is not valid text (a lone surrogate, U+0000) with a
- * 400 naming its path, before any handler runs, so nothing invalid reaches SQLite or D1. Reads a
- * clone: handlers, validators and the MCP transport still read the body as they always did. A
- * body that is not JSON at all is left to them to refuse in their own words.
+ * 400 naming its path, before any handler runs, so nothing invalid reaches SQLite or D1. A body
+ * that is not JSON at all is left to the handlers to refuse in their own words.
+ *
+ * The body is read once. Routes whose handlers validate it read it from Hono's body cache, which
+ * this fills with the parsed value: no tee of the stream, no second read and no second parse.
+ * Routes that hand the raw request on (MCP's transport, document uploads, imports) get a clone
+ * read instead, so they still receive the stream untouched.
  */
 export function wellFormedJson(): MiddlewareHandler<MemoryEnv> {
   return async function wellFormedJsonBody(c, next) {
     const type = c.req.header('content-type') ?? '';
     if (c.req.raw.body === null || !JSON_TYPE.test(type)) return next();
-    const text = await c.req.raw.clone().text();
     // A chunked body declared no length for jsonBodyLimit to refuse; characters <= bytes.
     const cap = c.req.path.startsWith('/api/') ? jsonBodyCap(c.req.path) : null;
+    const text = cap === null ? await c.req.raw.clone().text() : await c.req.text();
     if (cap !== null && text.length > cap) throw tooLarge(cap);
     let value: unknown;
     try {
@@ -41,6 +45,7 @@ export function wellFormedJson(): MiddlewareHandler<MemoryEnv> {
     } catch {
       return next();
     }
+    if (cap !== null) c.req.bodyCache.json = Promise.resolve(value);
     // Checked first: the text check, the unknown-field check and zod all recurse, and a body
     // nested thousands deep would overflow the stack (a 500) instead of getting a clear 400.
     if (nestsDeeperThan(value, MAX_JSON_DEPTH)) {
