@@ -24,7 +24,15 @@ export interface PprOptions {
 
 const DEFAULTS: PprOptions = { alpha: 0.5, iterations: 4, frontier: 60 };
 
-type Node = `e${number}` | `i${number}`;
+/**
+ * A node of the walk: an item's `seq` (0 or more), or an entity id `e` as `-1 - e` (below 0).
+ * Numbers, not `e12`/`i34` strings: no string is built or parsed per edge, and a Map keeps
+ * insertion order for numbers as for strings, so every sum adds in the same order as before.
+ */
+type Node = number;
+
+const entityNode = (id: number): Node => -1 - id;
+const isEntity = (node: Node): boolean => node < 0;
 
 /** Item scores (PageRank mass on item nodes) from restart weights on entities. */
 export function personalisedPageRank(
@@ -37,17 +45,15 @@ export function personalisedPageRank(
   let seedTotal = 0;
   for (const w of seeds.values()) seedTotal += w;
   if (seedTotal <= 0) return new Map();
-  for (const [id, w] of seeds) restart.set(`e${id}`, w / seedTotal);
+  for (const [id, w] of seeds) restart.set(entityNode(id), w / seedTotal);
 
   const edges = new Map<Node, Node[]>();
   const neighbours = (node: Node): Node[] => {
     const known = edges.get(node);
     if (known) return known;
-    const id = Number(node.slice(1));
-    const list: Node[] =
-      node[0] === 'e'
-        ? (graph.itemsOf(id) ?? []).map((seq): Node => `i${seq}`)
-        : graph.entitiesOf(id).map((e): Node => `e${e}`);
+    const list: Node[] = isEntity(node)
+      ? (graph.itemsOf(-1 - node) ?? [])
+      : graph.entitiesOf(node).map(entityNode);
     edges.set(node, list);
     return list;
   };
@@ -68,10 +74,7 @@ export function personalisedPageRank(
     }
     mass = next;
     for (const [node, w] of mass) {
-      if (node[0] === 'i') {
-        const seq = Number(node.slice(1));
-        items.set(seq, (items.get(seq) ?? 0) + w);
-      }
+      if (!isEntity(node)) items.set(node, (items.get(node) ?? 0) + w);
     }
   }
   return items;

@@ -168,6 +168,22 @@ describe('personalised PageRank', () => {
   it('no seeds, no scores', () => {
     expect(personalisedPageRank(graph, new Map()).size).toBe(0);
   });
+
+  it('keeps an entity and an item with the same number apart (ids 0 and up on both sides)', () => {
+    // The graph above with entities 10, 11, 12 renumbered 1, 0, 3: the ids of items 1 and 3 too.
+    const renumbered = new Map([
+      [10, 1],
+      [11, 0],
+      [12, 3],
+    ]);
+    const twin = {
+      entitiesOf: (seq: number) => graph.entitiesOf(seq).map((e) => renumbered.get(e) ?? -1),
+      itemsOf: (id: number) =>
+        graph.itemsOf([...renumbered].find(([, to]) => to === id)?.[0] ?? -1),
+    };
+    const scores = personalisedPageRank(graph, new Map([[10, 1]]));
+    expect([...personalisedPageRank(twin, new Map([[1, 1]]))]).toEqual([...scores]);
+  });
 });
 
 describe('conversation structure', () => {
