@@ -9,9 +9,11 @@
  */
 
 export interface EntityGraph {
-  entitiesOf(seq: number): number[];
+  entitiesOf(seq: number): readonly number[];
   /** Items linked to an entity, or null when it is over the fan-out cap. */
-  itemsOf(entityId: number): number[] | null;
+  itemsOf(entityId: number): readonly number[] | null;
+  /** Optional: reads the entities of these items at once, before `entitiesOf` asks one by one. */
+  prefetch?(seqs: readonly number[]): void;
 }
 
 export interface PprOptions {
@@ -47,11 +49,11 @@ export function personalisedPageRank(
   if (seedTotal <= 0) return new Map();
   for (const [id, w] of seeds) restart.set(entityNode(id), w / seedTotal);
 
-  const edges = new Map<Node, Node[]>();
-  const neighbours = (node: Node): Node[] => {
+  const edges = new Map<Node, readonly Node[]>();
+  const neighbours = (node: Node): readonly Node[] => {
     const known = edges.get(node);
     if (known) return known;
-    const list: Node[] = isEntity(node)
+    const list: readonly Node[] = isEntity(node)
       ? (graph.itemsOf(-1 - node) ?? [])
       : graph.entitiesOf(node).map(entityNode);
     edges.set(node, list);
@@ -66,6 +68,9 @@ export function personalisedPageRank(
     const next = new Map<Node, number>();
     for (const [node, w] of restart) next.set(node, alpha * w);
     const heaviest = [...mass].sort((a, b) => b[1] - a[1]).slice(0, frontier);
+    graph.prefetch?.(
+      heaviest.flatMap(([node]) => (isEntity(node) || edges.has(node) ? [] : [node])),
+    );
     for (const [node, w] of heaviest) {
       const out = neighbours(node);
       if (out.length === 0) continue;

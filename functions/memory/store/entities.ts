@@ -32,12 +32,30 @@ export function unlinkEntities(sql: SqlStorage, seq: number): void {
   sql.exec('DELETE FROM item_entities WHERE item_seq = ?', seq);
 }
 
-/** Entity ids linked to an item. */
+/** Entity ids linked to an item, in id order. */
 export function entitiesOf(sql: SqlStorage, seq: number): number[] {
   return sql
-    .exec<{ entity_id: number }>('SELECT entity_id FROM item_entities WHERE item_seq = ?', seq)
+    .exec<{
+      entity_id: number;
+    }>('SELECT entity_id FROM item_entities WHERE item_seq = ? ORDER BY entity_id', seq)
     .toArray()
     .map((r) => r.entity_id);
+}
+
+/** `entitiesOf` for several items in one statement (items without entities are absent). */
+export function entitiesOfItems(sql: SqlStorage, seqs: readonly number[]): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  const rows = sql.exec<{ item_seq: number; entity_id: number }>(
+    `SELECT item_seq, entity_id FROM item_entities
+     WHERE item_seq IN (SELECT value FROM json_each(?)) ORDER BY item_seq, entity_id`,
+    JSON.stringify(seqs),
+  );
+  for (const row of rows) {
+    const ids = out.get(row.item_seq);
+    if (ids) ids.push(row.entity_id);
+    else out.set(row.item_seq, [row.entity_id]);
+  }
+  return out;
 }
 
 /**
@@ -47,7 +65,7 @@ export function entitiesOf(sql: SqlStorage, seq: number): number[] {
 export function itemsOfEntity(sql: SqlStorage, entityId: number, maxFanout = 200): number[] | null {
   const rows = sql
     .exec<{ item_seq: number }>(
-      'SELECT item_seq FROM item_entities WHERE entity_id = ? LIMIT ?',
+      'SELECT item_seq FROM item_entities WHERE entity_id = ? ORDER BY item_seq LIMIT ?',
       entityId,
       maxFanout + 1,
     )

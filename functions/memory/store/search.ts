@@ -11,7 +11,7 @@ import { softMatchRanked } from '../retrieval/soft-match.ts';
 import { synonymTerms } from '../retrieval/synonyms.ts';
 import { analyseQuery, type QueryAnalysis } from '../retrieval/text-analysis.ts';
 import { queryTimeTerms } from '../retrieval/time-terms.ts';
-import { entitiesOf, entityIdsByName, itemsOfEntity } from './entities.ts';
+import { entityIdsByName } from './entities.ts';
 import { countStaleVectors } from './model-paths.ts';
 import { documentFrequencies, ftsSearch, type TermPolicy } from './fts.ts';
 import { withNeighbours } from './neighbours.ts';
@@ -20,6 +20,7 @@ import type { SearchHit, SearchMode, SearchRanks, SearchRequest } from './types.
 import { hasConversation } from './validity.ts';
 import { vectorSearch, type VectorCache } from './vectors.ts';
 import { conversationRanked } from './search-conversation.ts';
+import { searchGraph } from './search-graph.ts';
 import { accepts, admitted, probe, type Accept, type Probe } from './search-probe.ts';
 
 /** Upper bound on FTS rows scanned while filtering by lens, so one query stays bounded. */
@@ -132,17 +133,7 @@ function graphRanked(
   read: Probe,
   limit: number,
 ): Scored[] {
-  // One read per entity and query: seeding reads an entity's items for its specificity, and the
-  // walk reads them again to spread its mass (a third of hybrid_graph's time before this memo).
-  const itemsMemo = new Map<number, number[] | null>();
-  const graph = {
-    entitiesOf: (seq: number) => entitiesOf(sql, seq),
-    itemsOf: (id: number): number[] | null => {
-      let items = itemsMemo.get(id);
-      if (items === undefined) itemsMemo.set(id, (items = itemsOfEntity(sql, id)));
-      return items;
-    },
-  };
+  const graph = searchGraph(sql);
   const seeds = new Map<number, number>();
   const seed = (id: number, weight: number): void => {
     const items = graph.itemsOf(id);
@@ -153,13 +144,17 @@ function graphRanked(
   const names = [...query.entities, ...query.words];
   for (const id of entityIdsByName(sql, names)) seed(id, 1);
   const top = fused.slice(0, GRAPH_SEED_HITS);
+  graph.prefetch(top.map((hit) => hit.seq));
   const best = top[0]?.score ?? 0;
   for (const hit of top) {
     for (const id of graph.entitiesOf(hit.seq)) seed(id, 0.5 * (best > 0 ? hit.score / best : 0));
   }
   const scores = personalisedPageRank(graph, seeds);
+  const ranked = [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  // One read for the items the list will most likely hold, not one per item.
+  read.prefetch(ranked.slice(0, limit).map(([seq]) => seq));
   const out: Scored[] = [];
-  for (const [seq, score] of [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0])) {
+  for (const [seq, score] of ranked) {
     if (out.length >= limit) break;
     if (admitted(read, accept, seq)) out.push({ seq, score });
   }

@@ -50,4 +50,38 @@ describe('what a Context keeps between writes', () => {
       expect(search.map((h) => h.scopes)).toEqual([['team:search']]);
     });
   }
+
+  it('hybrid_graph: the walk sees an entity’s new and forgotten items on the next query', async () => {
+    // The question names Ada; only the graph leads from her trip to what Priya did (the walk's
+    // edges are kept between writes: store/search-graph.ts). `ranks.graph` says the walk found it.
+    const { ctx, key } = await setup();
+    await writeFact(ctx, key, 'Ada Lovelace flew to Lisbon with Priya Raman');
+    const puppy = await writeFact(ctx, key, 'Last month Priya Raman adopted a beagle puppy');
+    // Turns closer to the question's words fill the fused list's top five, whose own entities
+    // also seed the walk: what Priya did is reached through her, not through itself.
+    for (const place of ['Porto', 'Sintra', 'Madrid', 'Seville', 'Valencia', 'Bilbao'])
+      await writeFact(ctx, key, `Maya went on a trip to ${place} with her cousin`);
+    const walked = async (): Promise<string[]> => {
+      const body = { query: 'Who went on the trip with Ada Lovelace?', mode: 'hybrid_graph' };
+      const res = await call('POST', `/api/v1/${ctx}/query`, { key, body });
+      expect(res.status, await res.clone().text()).toBe(200);
+      const hits = (await json<{ results: (Hit & { ranks?: { graph?: number | null } })[] }>(res))
+        .results;
+      return hits.filter((h) => (h.ranks?.graph ?? null) !== null).map((h) => h.id);
+    };
+    for (let i = 0; i < 3; i++) expect(await walked()).toContain(puppy.id);
+
+    const pottery = await writeFact(
+      ctx,
+      key,
+      'On Monday Priya Raman signed up for a pottery class',
+    );
+    expect(await walked()).toContain(pottery.id);
+
+    const del = await call('DELETE', `/api/v1/${ctx}/facts/${puppy.id}`, { key });
+    expect(del.status).toBe(204);
+    const after = await walked();
+    expect(after).not.toContain(puppy.id);
+    expect(after).toContain(pottery.id);
+  });
 });

@@ -1,0 +1,62 @@
+import type { EntityGraph } from '../retrieval/ppr.ts';
+import { KeptUntilWrite } from './counts.ts';
+import { entitiesOf, entitiesOfItems, itemsOfEntity } from './entities.ts';
+
+/**
+ * The item-entity graph as `hybrid_graph` reads it: an item's entities and an entity's items, each
+ * read once and kept until the database's next write, as a search keeps what it reads of its
+ * candidates (search-probe.ts). A walk expands a few hundred nodes, one statement each; the
+ * question's names and the best hits' entities recur from one question to the next.
+ */
+
+/** Edge ids kept per database before they are all dropped (about 8 bytes each). */
+const MAX_KEPT_IDS = 250_000;
+
+interface Edges {
+  entities: Map<number, readonly number[]>;
+  items: Map<number, readonly number[] | null>;
+  ids: number;
+}
+
+const kept = new KeptUntilWrite<Edges>(() => ({ entities: new Map(), items: new Map(), ids: 0 }));
+
+export interface SearchGraph extends EntityGraph {
+  /** Reads the entities of those of `seqs` not read yet, in one statement. */
+  prefetch(seqs: readonly number[]): void;
+}
+
+export function searchGraph(sql: SqlStorage): SearchGraph {
+  const edges = kept.get(sql);
+  if (edges.ids > MAX_KEPT_IDS) {
+    edges.entities.clear();
+    edges.items.clear();
+    edges.ids = 0;
+  }
+  // Shared by every search until the next write: frozen, so no walk can change another's edges.
+  const keepEntities = (seq: number, ids: number[]): readonly number[] => {
+    const frozen = Object.freeze(ids);
+    edges.entities.set(seq, frozen);
+    edges.ids += ids.length + 1;
+    return frozen;
+  };
+  return {
+    entitiesOf(seq) {
+      return edges.entities.get(seq) ?? keepEntities(seq, entitiesOf(sql, seq));
+    },
+    itemsOf(id) {
+      const known = edges.items.get(id);
+      if (known !== undefined) return known;
+      const items = itemsOfEntity(sql, id);
+      const frozen = items === null ? null : Object.freeze(items);
+      edges.items.set(id, frozen);
+      edges.ids += (items?.length ?? 0) + 1;
+      return frozen;
+    },
+    prefetch(seqs) {
+      const wanted = [...new Set(seqs)].filter((seq) => !edges.entities.has(seq));
+      if (wanted.length < 2) return;
+      const found = entitiesOfItems(sql, wanted);
+      for (const seq of wanted) keepEntities(seq, found.get(seq) ?? []);
+    },
+  };
+}
