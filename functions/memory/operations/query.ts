@@ -10,11 +10,11 @@ import type { PlannedSearch } from '../store/search.ts';
 export const DEFAULT_K = 10;
 /**
  * The mode used when none is asked for: the one with the best recall@10 on the held-out split of
- * the recall benchmark (docs/retrieval.md, tenth round: hybrid 0.516, hybrid_graph 0.506, bm25
- * 0.335). On dev the two are level (0.515 against 0.516) and on LoCoMo, the outside check, nearly
- * so (0.721 against 0.722); hybrid_graph has the better MRR. `hybrid` is also about a quarter
- * cheaper (p50 21 ms against 29 ms through `wrangler dev`); `hybrid_graph` stays for facts linked
- * through shared entities.
+ * the recall benchmark (docs/retrieval.md, "Default mode": hybrid 0.512, hybrid_graph 0.505, bm25
+ * 0.343). On dev the two are level (0.517 against 0.518) and on LoCoMo, the outside check, too
+ * (0.725 both); hybrid_graph has the better MRR. `hybrid` is also a little cheaper (p50 16.3 ms
+ * against 17.6 ms through `wrangler dev`); `hybrid_graph` stays for facts linked through shared
+ * entities.
  */
 export const DEFAULT_MODE: SearchMode = 'hybrid';
 export const MAX_K = 50;
