@@ -10,13 +10,13 @@ import type { PlannedSearch } from '../store/search.ts';
 export const DEFAULT_K = 10;
 /**
  * The mode used when none is asked for: the one with the best recall@10 on the held-out split of
- * the recall benchmark (docs/retrieval.md, "Default mode": hybrid 0.512, hybrid_graph 0.505, bm25
- * 0.343). On dev the two are level (0.517 against 0.518) and on LoCoMo, the outside check, too
- * (0.725 both); hybrid_graph has the better MRR. `hybrid` is also a little cheaper (p50 16.3 ms
- * against 17.6 ms through `wrangler dev`); `hybrid_graph` stays for facts linked through shared
- * entities.
+ * the recall benchmark (docs/retrieval.md, "Default mode"). Since the graph walk is seeded from the
+ * top 20 fused hits (fifteenth round), that is `hybrid_graph`: held-out 0.526 against hybrid 0.511
+ * in process, multi-hop 0.406 against 0.394; on LoCoMo, the outside check, level (0.726 against
+ * 0.725). It costs a little more than `hybrid` since its graph reads are batched (p50 17.6 ms
+ * against 16.3 ms through `wrangler dev`, fourteenth round).
  */
-export const DEFAULT_MODE: SearchMode = 'hybrid';
+export const DEFAULT_MODE: SearchMode = 'hybrid_graph';
 export const MAX_K = 50;
 /** The widest window of turns a query may ask for around each hit (store/neighbours.ts). */
 export const MAX_NEIGHBOURS = 5;

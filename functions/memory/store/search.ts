@@ -29,8 +29,16 @@ const MAX_FTS_SCAN = 5000;
 const PRF_DOCS = 8;
 /** Expansion words added by pseudo-relevance feedback. */
 const PRF_TERMS = 10;
-/** Top fused hits whose entities seed the personalised PageRank (with the query's own). */
-const GRAPH_SEED_HITS = 5;
+/**
+ * Top fused hits whose entities seed the personalised PageRank (with the query's own). Chosen on
+ * the dev split of the recall benchmark (docs/retrieval.md, fifteenth round), hybrid_graph
+ * recall@10 (multi-hop): 3 -> 0.513 (0.366), 5 -> 0.519 (0.371), 10 -> 0.522 (0.379), 15 -> 0.525
+ * (0.384), 20 -> 0.527 (0.402), 30 -> 0.527 (0.393). The second hop of a multi-hop question is
+ * often told in a turn that ranks 6th-20th on the words of the first: its entities lead the walk
+ * there. Held-out, measured once after: 0.503 -> 0.526 (multi-hop 0.394 -> 0.406); LoCoMo, never
+ * tuned on: 0.725 -> 0.726 (0.454 -> 0.463).
+ */
+const GRAPH_SEED_HITS = 20;
 /**
  * How many of the vector list's best items `vector` mode re-scores by sentence: dev recall@10
  * 0.339 at 100, 0.340 at 300 for three times the cost.

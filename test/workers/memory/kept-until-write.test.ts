@@ -57,12 +57,25 @@ describe('what a Context keeps between writes', () => {
     const { ctx, key } = await setup();
     await writeFact(ctx, key, 'Ada Lovelace flew to Lisbon with Priya Raman');
     const puppy = await writeFact(ctx, key, 'Last month Priya Raman adopted a beagle puppy');
-    // Turns closer to the question's words fill the fused list's top five, whose own entities
-    // also seed the walk: what Priya did is reached through her, not through itself.
-    for (const place of ['Porto', 'Sintra', 'Madrid', 'Seville', 'Valencia', 'Bilbao'])
-      await writeFact(ctx, key, `Maya went on a trip to ${place} with her cousin`);
+    // Turns closer to the question's words fill the fused list's top 20, whose own entities also
+    // seed the walk (store/search.ts GRAPH_SEED_HITS): what Priya did is reached through her, not
+    // through itself.
+    const places = ['Porto', 'Sintra', 'Madrid', 'Seville', 'Valencia', 'Bilbao', 'Malaga'];
+    const cousins = ['Maya', 'Jonas', 'Lena', 'Omar'];
+    await call('POST', `/api/v1/${ctx}/facts/batch`, {
+      key,
+      body: {
+        facts: cousins.flatMap((who) =>
+          places.map((place) => ({ content: `${who} went on a trip to ${place} with her cousin` })),
+        ),
+      },
+    });
     const walked = async (): Promise<string[]> => {
-      const body = { query: 'Who went on the trip with Ada Lovelace?', mode: 'hybrid_graph' };
+      const body = {
+        query: 'Who went on the trip with Ada Lovelace?',
+        mode: 'hybrid_graph',
+        k: 50,
+      };
       const res = await call('POST', `/api/v1/${ctx}/query`, { key, body });
       expect(res.status, await res.clone().text()).toBe(200);
       const hits = (await json<{ results: (Hit & { ranks?: { graph?: number | null } })[] }>(res))

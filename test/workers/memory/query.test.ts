@@ -61,7 +61,7 @@ describe('POST /api/v1/{ctx}/query', () => {
     },
   );
 
-  it('defaults to the best-measured mode (hybrid) with k = 10, honours k, and caps k at 50', async () => {
+  it('defaults to the best-measured mode (hybrid_graph) with k = 10, honours k, and caps k at 50', async () => {
     const { ctx, key } = await setup();
     await call('POST', `/api/v1/${ctx}/facts/batch`, {
       key,
@@ -70,7 +70,7 @@ describe('POST /api/v1/{ctx}/query', () => {
       },
     });
     const def = await query(ctx, key, { query: 'team' });
-    expect(def.mode).toBe('hybrid');
+    expect(def.mode).toBe('hybrid_graph');
     expect(def.results).toHaveLength(10);
     expect((await query(ctx, key, { query: 'team', k: 3 })).results).toHaveLength(3);
     await expectProblem(
