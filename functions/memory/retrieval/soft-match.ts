@@ -55,71 +55,53 @@ const saidWords = boundedMemo(4_096, (content: string): Word[] =>
 );
 
 /**
- * `out[i]` = the dot product of `units[i]` and `b`, for the `count` (1 to 4) vectors from `start`,
- * in one pass over `b`: their running sums do not wait on one another, where one dot product at a
- * time makes every addition wait for the one before. Each sum still adds its terms one after
- * another from the first dimension, as a plain dot product loop does, so each value is exactly
- * that loop's (and the rankings those of one dot product at a time: 400 dev questions' pools,
- * 1.9 -> 1.35 ms each in Node; docs/retrieval.md, fourteenth round).
+ * `out[start + k]` = the dot product of `units[start + k]` and `b`, for up to four vectors from
+ * `start`, in one pass over `b`: their running sums do not wait on one another, where one dot
+ * product at a time makes every addition wait for the one before. Each sum still adds its terms one
+ * after another from the first dimension, as a plain dot product loop does, so each value is
+ * exactly that loop's (400 dev questions' pools: 1.9 -> 1.35 ms each in Node; docs/retrieval.md,
+ * fourteenth round). Lanes past the last vector read the first again and are not stored.
  */
 function dotsInto(
   out: Float64Array,
   units: readonly Float32Array[],
   start: number,
-  count: number,
   b: Float32Array,
 ): void {
   const a0 = units[start] as Float32Array;
-  // Unused lanes read the first vector again; their sums are not stored.
-  const a1 = count > 1 ? (units[start + 1] as Float32Array) : a0;
-  const a2 = count > 2 ? (units[start + 2] as Float32Array) : a0;
-  const a3 = count > 3 ? (units[start + 3] as Float32Array) : a0;
+  const a1 = units[start + 1] ?? a0;
+  const a2 = units[start + 2] ?? a0;
+  const a3 = units[start + 3] ?? a0;
   let s0 = 0;
   let s1 = 0;
   let s2 = 0;
   let s3 = 0;
-  if (count === 1) {
-    for (let d = 0; d < b.length; d++) s0 += (a0[d] as number) * (b[d] as number);
-  } else if (count === 2) {
-    for (let d = 0; d < b.length; d++) {
-      const x = b[d] as number;
-      s0 += (a0[d] as number) * x;
-      s1 += (a1[d] as number) * x;
-    }
-  } else {
-    for (let d = 0; d < b.length; d++) {
-      const x = b[d] as number;
-      s0 += (a0[d] as number) * x;
-      s1 += (a1[d] as number) * x;
-      s2 += (a2[d] as number) * x;
-      s3 += (a3[d] as number) * x;
-    }
+  for (let d = 0; d < b.length; d++) {
+    const x = b[d] as number;
+    s0 += (a0[d] as number) * x;
+    s1 += (a1[d] as number) * x;
+    s2 += (a2[d] as number) * x;
+    s3 += (a3[d] as number) * x;
   }
-  const sums = [s0, s1, s2, s3];
-  for (let k = 0; k < count; k++) out[start + k] = sums[k] as number;
+  out[start] = s0;
+  if (start + 1 < units.length) out[start + 1] = s1;
+  if (start + 2 < units.length) out[start + 2] = s2;
+  if (start + 3 < units.length) out[start + 3] = s3;
 }
 
 /**
- * Each question word's cosine with a vocabulary row, computed once per distinct row the pool's
- * turns use (most of a hybrid query's soft-matching time: about 900 distinct words for five
- * question words on the recall set's dev questions). Words the table lacks get no cosine.
+ * The cosines of each of `units` (the question words the table has) with a vocabulary row,
+ * computed once per distinct row the pool's turns use (most of a hybrid query's soft-matching
+ * time: about 900 distinct words for five question words on the recall set's dev questions).
  */
-function rowCosines(asked: readonly Word[]): (row: number) => Float64Array {
-  const vectored = asked.filter((q) => q.row !== undefined);
-  const units = vectored.map((q) => unitOf(q.row as number));
-  const at = asked.map((q) => vectored.indexOf(q));
+function rowCosines(units: readonly Float32Array[]): (row: number) => Float64Array {
   const memo = new Map<number, Float64Array>();
   return (row) => {
     const known = memo.get(row);
     if (known !== undefined) return known;
     const b = unitOf(row);
-    const dots = new Float64Array(units.length);
-    for (let i = 0; i < units.length; i += 4)
-      dotsInto(dots, units, i, Math.min(4, units.length - i), b);
-    const out = new Float64Array(asked.length);
-    at.forEach((j, i) => {
-      if (j >= 0) out[i] = dots[j] as number;
-    });
+    const out = new Float64Array(units.length);
+    for (let i = 0; i < units.length; i += 4) dotsInto(out, units, i, b);
     memo.set(row, out);
     return out;
   };
@@ -139,8 +121,9 @@ export function softMatchRanked(
   // Which question words each stem is (a turn word with the same stem matches them fully).
   const byStem = new Map<string, number[]>();
   asked.forEach((q, i) => byStem.set(q.stem, [...(byStem.get(q.stem) ?? []), i]));
+  // The question words the table has, by their place in `asked`, and their unit vectors.
   const vectored = asked.flatMap((q, i) => (q.row === undefined ? [] : [i]));
-  const cosinesOf = rowCosines(asked);
+  const cosinesOf = rowCosines(vectored.map((i) => unitOf(asked[i]?.row ?? 0)));
   // Per question word, its best match in the turn so far: 1 for its own stem, else the highest
   // cosine with a turn word (a maximum, so the order the turn's words come in does not matter).
   const best = new Float64Array(asked.length);
@@ -152,10 +135,10 @@ export function softMatchRanked(
       if (same !== undefined) for (const i of same) best[i] = Math.max(best[i] ?? 0, 1);
       if (d.row === undefined) continue;
       const cosines = cosinesOf(d.row);
-      for (const i of vectored) {
-        const cos = cosines[i] ?? 0;
+      vectored.forEach((i, j) => {
+        const cos = cosines[j] ?? 0;
         if (cos > (best[i] ?? 0)) best[i] = cos;
-      }
+      });
     }
     let score = 0;
     for (let i = 0; i < asked.length; i++) {

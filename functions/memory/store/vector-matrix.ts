@@ -18,9 +18,13 @@ export interface ScoredSeq {
   score: number;
 }
 
-/** `a` ranks before `b`: higher score first, then lower `seq` (a total order: seqs are unique). */
-function before(a: ScoredSeq, b: ScoredSeq): boolean {
-  return a.score > b.score || (a.score === b.score && a.seq < b.seq);
+/**
+ * (`score`, `seq`) ranks before `b`: higher score first, then lower `seq` (a total order: seqs are
+ * unique; a NaN score ranks before nothing). Takes the first side as numbers, so a candidate is
+ * compared before an object is made for it.
+ */
+function before(score: number, seq: number, b: ScoredSeq): boolean {
+  return score > b.score || (score === b.score && seq < b.seq);
 }
 
 /**
@@ -40,17 +44,14 @@ class TopK {
     const hits = this.hits;
     const worst = hits[hits.length - 1];
     // Most rows of a scan lose to the worst hit kept: refused before anything is allocated.
-    if (hits.length >= this.limit && worst !== undefined) {
-      // `before(hit, worst)` written out (a NaN score never ranks before anything).
-      if (!(score > worst.score || (score === worst.score && seq < worst.seq))) return;
-    }
+    if (hits.length >= this.limit && worst !== undefined && !before(score, seq, worst)) return;
     const hit = { seq, score };
     let lo = 0;
     let hi = hits.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       const other = hits[mid];
-      if (other !== undefined && before(other, hit)) lo = mid + 1;
+      if (other !== undefined && before(other.score, other.seq, hit)) lo = mid + 1;
       else hi = mid;
     }
     hits.splice(lo, 0, hit);
