@@ -5,8 +5,8 @@ import { embedSif } from './sif-embeddings.ts';
 import { speakerOf } from './text-analysis.ts';
 
 /**
- * `vector` mode with the local model: an item scores the better of its whole-text cosine and its
- * best sentence's. One SIF vector for a long turn averages everything it says ("Saw Phoebe
+ * Half of `vector` mode with the local model (local-vector-mode.ts adds word-by-word matching): an
+ * item scores the better of its whole-text cosine and its best sentence's. One SIF vector for a long turn averages everything it says ("Saw Phoebe
  * Bridgers last Thursday. It is harder than it looks, trust me. My plan is to go every week…"),
  * so the sentence that answers is diluted by the rest; scoring sentences keeps it, as sentence-
  * window retrieval does with neural embedders. Measured (docs/retrieval.md, ninth round): dev

@@ -135,10 +135,11 @@ export function softMatchRanked(
       if (same !== undefined) for (const i of same) best[i] = Math.max(best[i] ?? 0, 1);
       if (d.row === undefined) continue;
       const cosines = cosinesOf(d.row);
-      vectored.forEach((i, j) => {
-        const cos = cosines[j] ?? 0;
-        if (cos > (best[i] ?? 0)) best[i] = cos;
-      });
+      for (let j = 0; j < vectored.length; j++) {
+        const i = vectored[j] as number;
+        const cos = cosines[j] as number;
+        if (cos > (best[i] as number)) best[i] = cos;
+      }
     }
     let score = 0;
     for (let i = 0; i < asked.length; i++) {
