@@ -6,13 +6,14 @@ import { speakerOf } from './text-analysis.ts';
 
 /**
  * Half of `vector` mode with the local model (local-vector-mode.ts adds word-by-word matching): an
- * item scores the better of its whole-text cosine and its best sentence's. One SIF vector for a long turn averages everything it says ("Saw Phoebe
- * Bridgers last Thursday. It is harder than it looks, trust me. My plan is to go every week…"),
- * so the sentence that answers is diluted by the rest; scoring sentences keeps it, as sentence-
- * window retrieval does with neural embedders. Measured (docs/retrieval.md, ninth round): dev
- * vector recall@10 0.292 -> 0.339, LoCoMo (an outside check, never tuned on) 0.426 -> 0.485, the
- * 360-fact set unchanged (its facts are one sentence each). In the fused modes the same re-scoring
- * of the vector arm cost recall (dev 0.546 -> 0.537): soft matching already matches word by word.
+ * item scores the better of its whole-text cosine and its best sentence's. One SIF vector for a
+ * long turn averages everything it says ("Saw Phoebe Bridgers last Thursday. It is harder than it
+ * looks, trust me. My plan is to go every week…"), so the sentence that answers is diluted by the
+ * rest; scoring sentences keeps it, as sentence-window retrieval does with neural embedders.
+ * Measured (docs/retrieval.md, ninth round): dev vector recall@10 0.292 -> 0.339, LoCoMo (an
+ * outside check, never tuned on) 0.426 -> 0.485, the 360-fact set unchanged (its facts are one
+ * sentence each). In the fused modes the same re-scoring of the vector arm cost recall (dev 0.546
+ * -> 0.537): soft matching already matches word by word.
  *
  * Only the stored vector's candidates are re-scored (the caller's pool), so the cost is one SIF
  * embedding per sentence of at most that many items, computed in the Worker without a model call,
