@@ -3,6 +3,28 @@ import nlp from 'compromise/two';
 /** compromise's word list (24,000 words with their tags: cities, countries, first names…). */
 let lexicon: object | null = null;
 
+/** compromise's inflection rules, in the shape this module calls them. */
+interface Transforms {
+  verb: { toInfinitive: (word: string, model: object, tense: string) => string };
+  noun: { toSingular: (word: string, model: object) => string };
+}
+let transforms: Transforms | null = null;
+
+/** `methods().two.transform`, checked: the types declare `methods()` as a bare object. */
+function transformsOf(methods: object): Transforms {
+  const field = (o: unknown, key: string): unknown =>
+    typeof o === 'object' && o !== null && key in o ? Reflect.get(o, key) : undefined;
+  const transform = field(field(methods, 'two'), 'transform');
+  const toInfinitive = field(field(transform, 'verb'), 'toInfinitive');
+  const toSingular = field(field(transform, 'noun'), 'toSingular');
+  if (typeof toInfinitive !== 'function' || typeof toSingular !== 'function')
+    throw new Error('compromise/two no longer exposes its verb and noun transforms');
+  return {
+    verb: { toInfinitive: (w, m, t) => String(toInfinitive(w, m, t)) },
+    noun: { toSingular: (w, m) => String(toSingular(w, m)) },
+  };
+}
+
 /** The tags compromise's lexicon gives a lower-cased word (none for a word it does not list). */
 export function lexiconTags(word: string): string[] {
   if (lexicon === null) {
@@ -15,4 +37,23 @@ export function lexiconTags(word: string): string[] {
   const tags: unknown = Object.hasOwn(lexicon, word) ? Reflect.get(lexicon, word) : undefined;
   if (typeof tags === 'string') return [tags];
   return Array.isArray(tags) ? tags.filter((t): t is string => typeof t === 'string') : [];
+}
+
+/**
+ * The base form of a word the lexicon lists as an inflection ("went" -> "go", "people" ->
+ * "person", "swam" -> "swim"), without tagging its sentence; null for any other word. Only the
+ * lexicon's words: a regular form ("reviews", "tried") has its base form's Porter stem already,
+ * which is all the full-text index compares.
+ */
+export function listedLemma(word: string): string | null {
+  const tags = lexiconTags(word);
+  if (tags.length === 0) return null;
+  transforms ??= transformsOf(nlp.methods());
+  const model: object = nlp.model();
+  let root: string | null = null;
+  if (tags.includes('PastTense')) root = transforms.verb.toInfinitive(word, model, 'PastTense');
+  else if (tags.includes('Participle'))
+    root = transforms.verb.toInfinitive(word, model, 'Participle');
+  else if (tags.includes('Plural')) root = transforms.noun.toSingular(word, model);
+  return root !== null && root !== '' && root !== word ? root : null;
 }

@@ -1,5 +1,7 @@
+import { stemmer } from 'stemmer';
 import { describe, expect, it } from 'vitest';
-import { analyseContent, analyseQuery, speakerOf } from './text-analysis.ts';
+import { listedLemma } from './lexicon.ts';
+import { analyseContent, analyseQuery, analyseQueryWords, speakerOf } from './text-analysis.ts';
 import { expandContractions, numberForms, queryWords } from './text.ts';
 
 describe('speaker names', () => {
@@ -94,5 +96,41 @@ describe('query analysis', () => {
     const turn = analyseContent('Maya: I bought a second-hand piano last week.');
     const query = analyseQuery('When did Maya buy the piano?');
     expect(query.words.filter((w) => turn.terms.includes(w))).toContain('buy');
+  });
+});
+
+describe('query words for bm25 alone, without the tagger', () => {
+  it("gives the lexicon's irregular forms their base form, and nothing else", () => {
+    const irregular = {
+      went: 'go',
+      swam: 'swim',
+      taken: 'take',
+      people: 'person',
+      children: 'child',
+    };
+    for (const [word, lemma] of Object.entries(irregular)) expect(listedLemma(word)).toBe(lemma);
+    // Base forms, and words the lexicon does not list, are left as they are.
+    for (const word of ['go', 'roadmap', 'qzxv']) expect(listedLemma(word)).toBeNull();
+  });
+
+  it('meets a turn in another tense of an irregular verb on its lemma', () => {
+    // The index compares Porter stems (fts.ts): "swam" stems to itself, "swimming" to "swim".
+    const words = analyseQueryWords('Who swam in the lake near Maya?');
+    expect(words).toEqual(expect.arrayContaining(['swam', 'lake', 'maya', 'swim']));
+    expect(stemmer('swam')).not.toBe(stemmer('swimming'));
+    expect(words.map((w) => stemmer(w))).toContain(stemmer('swimming'));
+    // The tagged analysis finds the same lemma.
+    expect(analyseQuery('Who swam in the lake near Maya?').words).toContain('swim');
+  });
+
+  it("has the tagged analysis's words wherever the two lemmatise alike", () => {
+    for (const question of [
+      'Who reviews the billing roadmap in Osaka?',
+      'What did the children bring to the picnic?',
+      'Where did Tobias swim last summer?',
+    ]) {
+      const tagged = analyseQuery(question).words;
+      for (const w of analyseQueryWords(question)) expect(tagged).toContain(w);
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { listedLemma } from './lexicon.ts';
 import { tag, type Token } from './tagger.ts';
 import { numberForms, QUERY_STOPWORDS, queryWords, words } from './text.ts';
 
@@ -183,4 +184,18 @@ export function analyseQuery(text: string): QueryAnalysis {
     words: [...new Set([...base, ...extra])],
     entities: clean([...names, ...markedNames(text), ...compounds, ...heads]),
   };
+}
+
+/**
+ * A query's words for bm25 alone (`bm25` mode), without tagging it: its query words plus the base
+ * form of each the lexicon lists as irregular ("went" -> "go"). Regular forms need no lemma, since
+ * the full-text index compares Porter stems; `analyseQuery` tags the question because the graph
+ * needs its noun phrases, which bm25 does not. The tagger was half of a bm25 query's time in
+ * process (docs/hot-path.md, eleventh round).
+ */
+export function analyseQueryWords(text: string): string[] {
+  const base = queryWords(text);
+  const lemmas = base.flatMap((w) => listedLemma(w) ?? []);
+  const extra = queryWords(lemmas.join(' ')).filter((w) => !LIGHT_VERBS.has(w));
+  return [...new Set([...base, ...extra])];
 }

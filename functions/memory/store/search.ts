@@ -9,7 +9,7 @@ import { expansionTerms } from '../retrieval/prf.ts';
 import { dampRepeats } from '../retrieval/repeats.ts';
 import { softMatchRanked } from '../retrieval/soft-match.ts';
 import { synonymTerms } from '../retrieval/synonyms.ts';
-import { analyseQuery, type QueryAnalysis } from '../retrieval/text-analysis.ts';
+import { analyseQuery, analyseQueryWords, type QueryAnalysis } from '../retrieval/text-analysis.ts';
 import { queryTimeTerms } from '../retrieval/time-terms.ts';
 import { entityIdsByName } from './entities.ts';
 import { countStaleVectors } from './model-paths.ts';
@@ -268,11 +268,8 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
   }
   const conversation = hasConversation(sql);
   const read = probe(sql, conversation);
-  // Lemmas of the question's words, and date tokens of the periods it names (they match the
-  // FTS `terms` column).
-  const query = analyseQuery(req.text);
   const asOf = req.asOf === undefined ? undefined : new Date(req.asOf);
-  const dates = [...query.words, ...(conversation ? queryTimeTerms(req.text, asOf) : [])];
+  const periods = conversation ? queryTimeTerms(req.text, asOf) : [];
   // How deep each arm's list goes before fusion. Deeper lists normalise each arm over more of its
   // distribution and give the graph walk more to rank (dev, recall@10: 30 -> 0.478, 100 -> 0.489,
   // replayed over recorded arm lists); the cost is reads of a few dozen more rows per arm.
@@ -280,11 +277,16 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
   // Every mode's main bm25 list (bm25Ranked): weighed-first once the FTS index has its vocabulary.
   const main: TermPolicy = conversation ? 'weighed-first' : 'all';
   if (req.mode === 'bm25') {
-    // The type of answer the question wants, as one more term (answer-type.ts answerTypeTerms).
+    // Lemmas of irregular forms and date tokens of the periods the question names (they match
+    // the FTS `terms` column), and the type of answer it wants (answer-type.ts answerTypeTerms).
     const want = conversation ? questionTypeTerm(expectedAnswer(req.text)) : null;
-    const terms = want === null ? dates : [...dates, want];
+    const terms = [...analyseQueryWords(req.text), ...periods, ...(want === null ? [] : [want])];
     return hydrate(sql, bm25Ranked(sql, req.text, terms, accept, read, k, main));
   }
+  // The fused modes tag the question: its lemmas and date tokens feed their bm25 arm, its
+  // entities the graph.
+  const query = analyseQuery(req.text);
+  const dates = [...query.words, ...periods];
   const modelId = req.vector?.modelId ?? null;
   const bm25 = bm25Ranked(sql, req.text, dates, accept, read, depth, main);
   const best = bm25[0];
