@@ -41,9 +41,10 @@ export function lexiconTags(word: string): string[] {
 
 /**
  * The base form of a word the lexicon lists as an inflection ("went" -> "go", "people" ->
- * "person", "swam" -> "swim"), without tagging its sentence; null for any other word. Only the
- * lexicon's words: a regular form ("reviews", "tried") has its base form's Porter stem already,
- * which is all the full-text index compares.
+ * "person", "swam" -> "swim"), without tagging its sentence; null for any other word. The
+ * irregular forms are the ones that matter, and the lexicon lists them: a regular form has its
+ * base form's Porter stem already ("reviews" -> "review"), which is all the full-text index
+ * compares, so whether the lexicon lists it changes nothing.
  */
 export function listedLemma(word: string): string | null {
   const tags = lexiconTags(word);

@@ -163,39 +163,33 @@ export function analyseContent(content: string, addressee: string | null = null)
 }
 
 export interface QueryAnalysis {
-  /** Words for bm25: query words (see text.ts `queryWords`) plus the lemmas of its verbs and nouns. */
+  /** Words for bm25: query words (see text.ts `queryWords`) plus the base forms of irregular ones. */
   words: string[];
   /** Entity names to seed the graph from: proper names, noun phrases and head nouns. */
   entities: string[];
 }
 
-/** Analyses a query: only the query, so its cost does not grow with the Context. */
-export function analyseQuery(text: string): QueryAnalysis {
-  const base = queryWords(text);
-  const sentences = tag(text.slice(0, MAX_TAGGED_CHARS));
-  const lemmas: string[] = [];
-  for (const token of sentences.flat()) {
-    if ((token.cls === 'verb' || token.cls === 'noun') && token.root !== token.normal)
-      lemmas.push(...words(token.root));
-  }
-  const { names, compounds, heads } = phrases(sentences);
-  const extra = queryWords(lemmas.join(' ')).filter((w) => !LIGHT_VERBS.has(w));
-  return {
-    words: [...new Set([...base, ...extra])],
-    entities: clean([...names, ...markedNames(text), ...compounds, ...heads]),
-  };
-}
-
 /**
- * A query's words for bm25 alone (`bm25` mode), without tagging it: its query words plus the base
- * form of each the lexicon lists as irregular ("went" -> "go"). Regular forms need no lemma, since
- * the full-text index compares Porter stems; `analyseQuery` tags the question because the graph
- * needs its noun phrases, which bm25 does not. The tagger was half of a bm25 query's time in
- * process (docs/hot-path.md, eleventh round).
+ * A query's words for bm25 (every mode's bm25 arms), without tagging it: its query words plus the
+ * base form of each the lexicon lists as irregular ("went" -> "go", "people" -> "person"). Regular
+ * forms need no lemma, since the full-text index compares Porter stems: "reviews" and "review"
+ * are one phrase there (store/fts.ts). Tagging the question was half of a bm25 query's time in
+ * process, and only the graph needs what it finds (docs/hot-path.md, eleventh round).
  */
 export function analyseQueryWords(text: string): string[] {
   const base = queryWords(text);
   const lemmas = base.flatMap((w) => listedLemma(w) ?? []);
   const extra = queryWords(lemmas.join(' ')).filter((w) => !LIGHT_VERBS.has(w));
   return [...new Set([...base, ...extra])];
+}
+
+/** The names, noun phrases and head nouns of a question: where the graph walk starts (tagged). */
+export function questionEntities(text: string): string[] {
+  const { names, compounds, heads } = phrases(tag(text.slice(0, MAX_TAGGED_CHARS)));
+  return clean([...names, ...markedNames(text), ...compounds, ...heads]);
+}
+
+/** Analyses a query: only the query, so its cost does not grow with the Context. */
+export function analyseQuery(text: string): QueryAnalysis {
+  return { words: analyseQueryWords(text), entities: questionEntities(text) };
 }

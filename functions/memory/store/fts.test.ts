@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { analyseQueryWords } from '../retrieval/text-analysis.ts';
 import { ftsQuery } from './fts.ts';
 
 describe('ftsQuery', () => {
@@ -16,6 +17,18 @@ describe('ftsQuery', () => {
 
   it('keeps a lemma whose stem differs from the written word (irregular forms)', () => {
     expect(ftsQuery('who swam in the lake', ['swim'])).toBe('"swam" OR "lake" OR "swim"');
+  });
+
+  it('gets from the query analysis one phrase per stem, and the lemma of an irregular form', () => {
+    // The analysis adds "review" for "reviews" (the lexicon lists it); the match keeps one.
+    const reviews = 'Who reviews the billing roadmap in Osaka?';
+    expect(ftsQuery(reviews, analyseQueryWords(reviews))).toBe(
+      '"reviews" OR "billing" OR "roadmap" OR "osaka"',
+    );
+    const children = 'What did the children bring to the picnic?';
+    expect(ftsQuery(children, analyseQueryWords(children))).toBe(
+      '"children" OR "bring" OR "picnic" OR "child"',
+    );
   });
 
   it('escapes quotes and gives no match for a question of stop words only', () => {

@@ -9,7 +9,11 @@ import { expansionTerms } from '../retrieval/prf.ts';
 import { dampRepeats } from '../retrieval/repeats.ts';
 import { softMatchRanked } from '../retrieval/soft-match.ts';
 import { synonymTerms } from '../retrieval/synonyms.ts';
-import { analyseQuery, analyseQueryWords, type QueryAnalysis } from '../retrieval/text-analysis.ts';
+import {
+  analyseQueryWords,
+  questionEntities,
+  type QueryAnalysis,
+} from '../retrieval/text-analysis.ts';
 import { queryTimeTerms } from '../retrieval/time-terms.ts';
 import { entityIdsByName } from './entities.ts';
 import { countStaleVectors } from './model-paths.ts';
@@ -276,17 +280,16 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
   const depth = Math.max(k * 3, 100);
   // Every mode's main bm25 list (bm25Ranked): weighed-first once the FTS index has its vocabulary.
   const main: TermPolicy = conversation ? 'weighed-first' : 'all';
+  // Lemmas of the question's irregular forms, and date tokens of the periods it names (they
+  // match the FTS `terms` column).
+  const words = analyseQueryWords(req.text);
+  const dates = [...words, ...periods];
   if (req.mode === 'bm25') {
-    // Lemmas of irregular forms and date tokens of the periods the question names (they match
-    // the FTS `terms` column), and the type of answer it wants (answer-type.ts answerTypeTerms).
+    // The type of answer the question wants, as one more term (answer-type.ts answerTypeTerms).
     const want = conversation ? questionTypeTerm(expectedAnswer(req.text)) : null;
-    const terms = [...analyseQueryWords(req.text), ...periods, ...(want === null ? [] : [want])];
+    const terms = want === null ? dates : [...dates, want];
     return hydrate(sql, bm25Ranked(sql, req.text, terms, accept, read, k, main));
   }
-  // The fused modes tag the question: its lemmas and date tokens feed their bm25 arm, its
-  // entities the graph.
-  const query = analyseQuery(req.text);
-  const dates = [...query.words, ...periods];
   const modelId = req.vector?.modelId ?? null;
   const bm25 = bm25Ranked(sql, req.text, dates, accept, read, depth, main);
   const best = bm25[0];
@@ -333,6 +336,8 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
     }));
   }
   const first = fuseScores(arms, seedWeights);
+  // Only the graph needs the question tagged: its noun phrases seed the walk.
+  const query = { words, entities: questionEntities(req.text) };
   const graph = graphRanked(sql, query, first, accept, read, depth);
   const fused = fuseScores([...arms, { arm: 'graph', list: graph }], weights);
   const ranked = withPrior(conversationRanked(sql, fused, accept, read, weights), read, req.text);
