@@ -49,7 +49,7 @@ const GRAPH_SEED_HITS = 20;
  * not tuned on) 0.620 at 100, 0.636 at 200. With the sentence score alone it was 0.339 at 100 and
  * 0.340 at 300: word-by-word matching is what finds more in a deeper pool.
  */
-const SENTENCE_POOL = 200;
+const VECTOR_MODE_POOL = 200;
 
 /** FTS hits are filtered a page at a time: one read of the page's items, then hit by hit. */
 const PROBE_PAGE = 64;
@@ -260,7 +260,7 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
     if (req.vector?.modelId !== SIF_MODEL_ID)
       return hydrate(sql, vectorRanked(sql, cache, req, accept, k));
     const read = probe(sql, hasConversation(sql));
-    const pool = vectorRanked(sql, cache, req, accept, Math.max(k * 3, SENTENCE_POOL));
+    const pool = vectorRanked(sql, cache, req, accept, Math.max(k * 3, VECTOR_MODE_POOL));
     read.prefetch(pool.map((r) => r.seq));
     const ranked = localVectorRanked(
       pool,
