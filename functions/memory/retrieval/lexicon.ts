@@ -10,10 +10,13 @@ interface Transforms {
 }
 let transforms: Transforms | null = null;
 
+/** A property of a value compromise's types declare as a bare object, or undefined. */
+function field(o: unknown, key: string): unknown {
+  return typeof o === 'object' && o !== null && key in o ? Reflect.get(o, key) : undefined;
+}
+
 /** `methods().two.transform`, checked: the types declare `methods()` as a bare object. */
 function transformsOf(methods: object): Transforms {
-  const field = (o: unknown, key: string): unknown =>
-    typeof o === 'object' && o !== null && key in o ? Reflect.get(o, key) : undefined;
   const transform = field(field(methods, 'two'), 'transform');
   const toInfinitive = field(field(transform, 'verb'), 'toInfinitive');
   const toSingular = field(field(transform, 'noun'), 'toSingular');
@@ -28,10 +31,7 @@ function transformsOf(methods: object): Transforms {
 /** The tags compromise's lexicon gives a lower-cased word (none for a word it does not list). */
 export function lexiconTags(word: string): string[] {
   if (lexicon === null) {
-    const model: object = nlp.model();
-    const one: unknown = 'one' in model ? model.one : null;
-    const list: unknown =
-      typeof one === 'object' && one !== null && 'lexicon' in one ? one.lexicon : null;
+    const list = field(field(nlp.model(), 'one'), 'lexicon');
     lexicon = typeof list === 'object' && list !== null ? list : {};
   }
   const tags: unknown = Object.hasOwn(lexicon, word) ? Reflect.get(lexicon, word) : undefined;
