@@ -8,7 +8,7 @@ import { SIF_MODEL_ID } from './sif-embeddings.ts';
 import { personalisedPageRank } from './ppr.ts';
 import { expansionTerms } from './prf.ts';
 import { synonymTerms } from './synonyms.ts';
-import { contentTimeTerms, queryTimeTerms, STATES_A_TIME } from './time-terms.ts';
+import { contentTimeTerms, queryPeriods, queryTimeTerms, STATES_A_TIME } from './time-terms.ts';
 
 describe('local-hash-v1 embeddings', () => {
   it('are deterministic, 256-dimensional and L2-normalised', async () => {
@@ -314,6 +314,49 @@ describe('dates as index terms', () => {
       queryTimeTerms('What did Marcus see in November 2023?'),
     );
     expect(queryTimeTerms('When did Mel go camping?')).toEqual([STATES_A_TIME]);
+  });
+
+  it('takes the year of a month from the question: "last November", "in June last year"', () => {
+    const asOf = new Date(Date.UTC(2025, 2, 1));
+    expect(queryTimeTerms('What did I do last November?', asOf)).toContain('ym202411');
+    expect(queryTimeTerms('What did I do this September?', asOf)).toContain('ym202509');
+    expect(queryTimeTerms('What is on next March?', asOf)).toContain('ym202603');
+    expect(queryTimeTerms('What happened in June last year?', asOf)).toContain('ym202406');
+    expect(queryTimeTerms('What did I do two years ago in May?', asOf)).toContain('ym202305');
+    // Without the moment it is asked from, "last November" has no year.
+    expect(queryTimeTerms('What did I do last November?')).toEqual(['mo11']);
+  });
+
+  it('gives the question without the words its date tokens stand for', () => {
+    const asOf = new Date(Date.UTC(2025, 2, 1));
+    expect(queryPeriods('What did I do last November?', asOf).rest).toBe('What did I do ?');
+    expect(queryPeriods('Which band did Maya see in March 2023?', asOf).rest).toBe(
+      'Which band did Maya see ?',
+    );
+    expect(queryPeriods('When did Maya sign the lease?', asOf).rest).toBe(
+      'When did Maya sign the lease?',
+    );
+  });
+
+  it('reads no date into "now", times of day, durations or words that look like dates', () => {
+    const said = '2023-06-04T18:00:00Z';
+    const own = contentTimeTerms('Maya: Pia says hi.', said);
+    for (const turn of [
+      'Maya: I live in Leeds now.',
+      'Maya: We sat in the sun all afternoon.',
+      'Maya: The evening after the party was quiet.',
+      'Maya: I was ill for three days.',
+      'Maya: I will call you in five minutes.',
+      'Maya: We need a day out.',
+      'Maya: Hiking at the weekend is the best.',
+    ])
+      expect(contentTimeTerms(turn, said), turn).toEqual(own);
+    for (const q of ['Where does Maya live now?', 'Would Maya enjoy a day out at the zoo?'])
+      expect(queryTimeTerms(q, new Date(said)), q).toEqual([]);
+    // A day is still a date: "this morning", "tonight", "last weekend".
+    expect(contentTimeTerms('Maya: I ran this morning.', said)).toContain(STATES_A_TIME);
+    expect(contentTimeTerms('Maya: The gig is tonight.', said)).toContain(STATES_A_TIME);
+    expect(contentTimeTerms('Maya: We hiked last weekend.', said)).toContain('dy20230528');
   });
 
   it('marks items that state a time, and questions that ask when (predictive annotation)', () => {

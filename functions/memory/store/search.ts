@@ -14,7 +14,8 @@ import {
   questionEntities,
   type QueryAnalysis,
 } from '../retrieval/text-analysis.ts';
-import { queryTimeTerms } from '../retrieval/time-terms.ts';
+import { queryPeriods, STATES_A_TIME } from '../retrieval/time-terms.ts';
+import { queryWords } from '../retrieval/text.ts';
 import { entityIdsByName } from './entities.ts';
 import { countStaleVectors } from './model-paths.ts';
 import { documentFrequencies, ftsSearch, type TermPolicy } from './fts.ts';
@@ -273,7 +274,15 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
   const conversation = hasConversation(sql);
   const read = probe(sql, conversation);
   const asOf = req.asOf === undefined ? undefined : new Date(req.asOf);
-  const periods = conversation ? queryTimeTerms(req.text, asOf) : [];
+  // The periods the question names, as date tokens for bm25, and the question without their
+  // words (`plain`) for the arms that compare words by meaning: soft matching, the thesaurus
+  // and the lexical gate. Left in, "last November" soft-matched turns that name January.
+  const named = conversation
+    ? queryPeriods(req.text, asOf)
+    : { terms: [], rest: req.text, lexical: req.text };
+  const periods = named.terms;
+  const plain = named.rest;
+  const lexical = named.lexical;
   // How deep each arm's list goes before fusion. Deeper lists normalise each arm over more of its
   // distribution and give the graph walk more to rank (dev, recall@10: 30 -> 0.478, 100 -> 0.489,
   // replayed over recorded arm lists); the cost is reads of a few dozen more rows per arm.
@@ -282,18 +291,25 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
   const main: TermPolicy = conversation ? 'weighed-first' : 'all';
   // Lemmas of the question's irregular forms, and date tokens of the periods it names (they
   // match the FTS `terms` column).
-  const words = analyseQueryWords(req.text);
+  const words = analyseQueryWords(lexical);
   const dates = [...words, ...periods];
   if (req.mode === 'bm25') {
     // The type of answer the question wants, as one more term (answer-type.ts answerTypeTerms).
     const want = conversation ? questionTypeTerm(expectedAnswer(req.text)) : null;
     const terms = want === null ? dates : [...dates, want];
-    return hydrate(sql, bm25Ranked(sql, req.text, terms, accept, read, k, main));
+    return hydrate(sql, bm25Ranked(sql, lexical, terms, accept, read, k, main));
   }
   const modelId = req.vector?.modelId ?? null;
-  const bm25 = bm25Ranked(sql, req.text, dates, accept, read, depth, main);
+  const bm25 = bm25Ranked(sql, lexical, dates, accept, read, depth, main);
   const best = bm25[0];
-  const coverage = best ? lexicalCoverage(req.text, read(best.seq)?.content ?? '') : 0;
+  // A question that is all period ("What did I do in May 2024?") is covered by the hit that
+  // matches the period: the other arms would only rank turns that name some other month.
+  const onlyPeriod = periods.some((t) => t !== STATES_A_TIME) && queryWords(plain).length === 0;
+  const coverage = best
+    ? onlyPeriod
+      ? 1
+      : lexicalCoverage(plain, read(best.seq)?.content ?? '')
+    : 0;
   const base = weightsFor(modelId);
   // Every model's vector arm is gated too: when the words already match, vectors mostly confirm
   // them. For a neural model (measured with a sentence-encoder stand-in, fusion.ts) gating costs
@@ -305,7 +321,7 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
   const seedWeights = gatedWeights(base, coverage, false);
   const prf = conversation && weights.prf > 0 ? prfRanked(sql, req, bm25, accept, read, depth) : [];
   const vector = vectorRanked(sql, cache, req, accept, depth);
-  const synonyms = synonymTerms(req.text);
+  const synonyms = synonymTerms(plain);
   const synonym =
     synonyms.length > 0 && weights.synonym > 0
       ? bm25Ranked(
@@ -324,7 +340,7 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
     { arm: 'synonym', list: synonym },
     { arm: 'vector', list: vector },
   ];
-  if (weights.soft > 0) arms.push({ arm: 'soft', list: softRanked(req.text, arms, read) });
+  if (weights.soft > 0) arms.push({ arm: 'soft', list: softRanked(plain, arms, read) });
   const bm25Ranks = rankMap(bm25);
   const vectorRanks = rankMap(vector);
   if (req.mode === 'hybrid') {
