@@ -117,7 +117,7 @@ const ABBREVIATION =
   /^(?:sun|sat|mon|tue|wed|thu|fri|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)\.?$/;
 
 /** Whether a time chrono-node found names a date (see `NOT_DATES`). */
-export function namesADate(r: chrono.ParsedResult): boolean {
+function namesADate(r: chrono.ParsedResult): boolean {
   const raw = r.text.trim().replace(/[,.;:!?]+$/, '');
   if (ABBREVIATION.test(raw)) return false;
   const text = raw.toLowerCase();
