@@ -39,6 +39,55 @@ export function lexiconTags(word: string): string[] {
   return Array.isArray(tags) ? tags.filter((t): t is string => typeof t === 'string') : [];
 }
 
+/** The tags the lexicon gives a lower-cased word, each alone ("Plural,Actor" is two). */
+export function wordTags(word: string): string[] {
+  return lexiconTags(word).flatMap((t) => t.split(','));
+}
+
+/** compromise's ambiguous words and their two readings ("book" -> "Noun|Verb"). */
+let switches: object | null = null;
+
+/** The two readings of a word compromise lists as ambiguous, or null. */
+export function switchOf(word: string): [string, string] | null {
+  if (switches === null) {
+    const list = field(field(nlp.model(), 'two'), 'switches');
+    switches = typeof list === 'object' && list !== null ? list : {};
+  }
+  const value: unknown = Object.hasOwn(switches, word) ? Reflect.get(switches, word) : undefined;
+  if (typeof value !== 'string') return null;
+  const [a, b] = value.split('|');
+  return a && b ? [a, b] : null;
+}
+
+const ancestry = new Map<string, readonly string[]>();
+
+/** A tag with every tag above it in compromise's tag set ("FirstName" -> Person, Noun…). */
+export function tagAncestry(tag: string): readonly string[] {
+  const known = ancestry.get(tag);
+  if (known) return known;
+  const parents = field(field(field(field(nlp.model(), 'one'), 'tagSet'), tag), 'parents');
+  const out = [
+    tag,
+    ...(Array.isArray(parents) ? parents.filter((p): p is string => typeof p === 'string') : []),
+  ];
+  ancestry.set(tag, out);
+  return out;
+}
+
+/** The forms `baseForm` reduces, by the tag that names them. */
+export type Inflection = 'Plural' | 'PastTense' | 'Gerund' | 'PresentTense' | 'Participle';
+
+/** The base form of an inflected word by compromise's rules ("dogs" -> "dog", "walked" -> "walk"). */
+export function baseForm(word: string, inflection: Inflection): string {
+  transforms ??= transformsOf(nlp.methods());
+  const model: object = nlp.model();
+  const root =
+    inflection === 'Plural'
+      ? transforms.noun.toSingular(word, model)
+      : transforms.verb.toInfinitive(word, model, inflection);
+  return root === '' ? word : root;
+}
+
 /**
  * The base form of a word the lexicon lists as an inflection ("went" -> "go", "people" ->
  * "person", "swam" -> "swim"), without tagging its sentence; null for any other word. The

@@ -42,7 +42,7 @@ const GENERIC_NOUNS = new Set(
     'thing things stuff lot lots bit way time times day days week weeks month months year years ' +
     'night morning evening afternoon today tomorrow yesterday weekend moment while people person ' +
     'guy guys one ones kind sort part end start place idea fun something anything everything ' +
-    'nothing someone anyone everyone question answer number here there'
+    'nothing someone anyone everyone question answer number here there name names'
   ).split(' '),
 );
 
