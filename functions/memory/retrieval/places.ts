@@ -29,6 +29,8 @@ interface Gazetteer {
   countryWords: Map<string, string[]>;
   /** Longest name, in words. */
   longest: number;
+  /** The first word of every name: a word that starts none starts no mention. */
+  starts: Set<string>;
 }
 
 let cached: Gazetteer | null = null;
@@ -55,7 +57,8 @@ function gazetteer(): Gazetteer {
     if (!byName.has(name)) byName.set(name, { kind: 'city', country: code });
     longest = Math.max(longest, name.split(' ').length);
   }
-  cached = { byName, countryWords, longest };
+  const starts = new Set([...byName.keys()].map((name) => name.split(' ')[0] ?? name));
+  cached = { byName, countryWords, longest, starts };
   return cached;
 }
 
@@ -100,13 +103,17 @@ function plain(text: string): string {
  * candidate's types (a memo keyed by content here would also hold every written text).
  */
 export function placeMentions(content: string): PlaceMention[] {
-  const { byName, longest } = gazetteer();
+  const { byName, longest, starts } = gazetteer();
   const text = plain(speakerOf(content)?.rest ?? content);
   const tokens = text.match(/[\p{L}][\p{L}'’.-]*|[^\s\p{L}]/gu) ?? [];
   const out: PlaceMention[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const first = tokens[i] ?? '';
     if (!/^\p{Lu}/u.test(first)) continue;
+    // Every candidate below starts with this word as written, or is this word alone without its
+    // "'s" or trailing stop: a word no name starts with needs none of the lookups.
+    if (!starts.has(first) && !starts.has(first.replace(/['’]s$/u, '').replace(/[.'’]+$/u, '')))
+      continue;
     // Longest run of words first: "Cape Town" before "Cape", "New York" before "York".
     for (let n = Math.min(longest, tokens.length - i); n >= 1; n--) {
       const name = tokens

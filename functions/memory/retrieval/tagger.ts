@@ -87,19 +87,24 @@ function byShape(word: string): string[] {
 
 const INFLECTIONS: Inflection[] = ['Plural', 'PastTense', 'Gerund', 'PresentTense'];
 
+/** The base form of a word by the inflection it carries (remembered: words recur). */
+const baseOf = boundedMemo(20_000, (key: string): string => {
+  const [word = '', inflection = ''] = key.split('|');
+  const known = INFLECTIONS.find((t) => t === inflection);
+  return known === undefined ? word : baseForm(word, known);
+});
+
 /**
- * The root of a word read with these tags and their ancestors ("word|Tag|Tag…"; a participle is
- * also past tense). Remembered: words recur from turn to turn.
+ * The root of a word read with these tags and their ancestors (a participle is also past tense):
+ * the base form of its inflection, or the word itself.
  */
-const rootOf = boundedMemo(20_000, (key: string): string => {
-  const [word = '', ...tags] = key.split('|');
-  const tagged = new Set(tags);
+function rootOf(word: string, tagged: ReadonlySet<string>): string {
   const inflection = INFLECTIONS.find((t) => tagged.has(t));
   if (inflection === undefined) return word;
   // An infinitive listed as present tense ("walk") is its own root.
   if (inflection === 'PresentTense' && tagged.has('Infinitive')) return word;
-  return baseForm(word, inflection);
-});
+  return baseOf(`${word}|${inflection}`);
+}
 
 const expanded = new Map<string, ReadonlySet<string>>();
 
@@ -250,8 +255,7 @@ export function tag(text: string): Token[][] {
       if (normal === '') return [];
       // A capitalised noun inside a sentence ("Platform" in "The Platform team") is part of a name.
       const cls = classOf(tagged, index > 0 && word.capitalised);
-      const root =
-        cls === 'verb' || cls === 'noun' ? rootOf([normal, ...tagged].join('|')) : normal;
+      const root = cls === 'verb' || cls === 'noun' ? rootOf(normal, tagged) : normal;
       return [{ normal, root, cls, boundary: /[,.;:!?()"“”]/.test(word.after) }];
     });
   });
