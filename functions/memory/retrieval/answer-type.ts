@@ -1,6 +1,6 @@
 import { boundedMemo } from './bounded-memo.ts';
 import { lexiconTags } from './lexicon.ts';
-import { placeMentions } from './places.ts';
+import { placeMentions, type PlaceMention } from './places.ts';
 import { speakerOf } from './text-analysis.ts';
 import { asksWhen, statesATime } from './time-terms.ts';
 
@@ -99,11 +99,13 @@ const PERSON_TAGS = new Set(['FirstName', 'MaleName', 'FemaleName', 'Person', 'L
  * capitalised word inside a sentence that the list does not know (most friends' names: "Wren",
  * "Emeka"). The speaker's prefix does not count: every turn of a conversation has one.
  */
-function typesOf(content: string): ReadonlySet<AnswerType> {
+function typesOf(
+  content: string,
+  places: readonly PlaceMention[] = placeMentions(content),
+): ReadonlySet<AnswerType> {
   const text = speakerOf(content)?.rest ?? content;
   const out = new Set<AnswerType>();
   // Places the gazetteer knows (places.ts) are places, and their words are not friends' names.
-  const places = placeMentions(content);
   if (places.length > 0) out.add('place');
   const placeWords = new Set(places.flatMap((p) => p.name.split(' ')));
   let sentenceStart = true;
@@ -154,8 +156,11 @@ export function answerTypeFactor(want: AnswerType | null, content: string): numb
  * check) 0.631 -> 0.632; queried in the fused modes' bm25 arm as well, LoCoMo hybrid fell 0.648 ->
  * 0.646, so it is not.
  */
-export function answerTypeTerms(content: string): string[] {
-  return [...typesOf(content)].filter((t) => INDEXED.has(t)).map(answerTypeTerm);
+export function answerTypeTerms(
+  content: string,
+  places: readonly PlaceMention[] = placeMentions(content),
+): string[] {
+  return [...typesOf(content, places)].filter((t) => INDEXED.has(t)).map(answerTypeTerm);
 }
 
 export function answerTypeTerm(type: AnswerType): string {

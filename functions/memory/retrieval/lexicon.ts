@@ -1,8 +1,5 @@
 import nlp from 'compromise/two';
 
-/** compromise's word list (24,000 words with their tags: cities, countries, first names…). */
-let lexicon: object | null = null;
-
 /** compromise's inflection rules, in the shape this module calls them. */
 interface Transforms {
   verb: { toInfinitive: (word: string, model: object, tense: string) => string };
@@ -14,6 +11,30 @@ let transforms: Transforms | null = null;
 function field(o: unknown, key: string): unknown {
   return typeof o === 'object' && o !== null && key in o ? Reflect.get(o, key) : undefined;
 }
+
+/** A table of compromise's model (`one.lexicon`, `two.switches`…), read on first use. */
+function modelTable(...path: string[]): () => object {
+  let table: object | null = null;
+  return () => {
+    if (table === null) {
+      const found = path.reduce<unknown>((o, key) => field(o, key), nlp.model());
+      table = typeof found === 'object' && found !== null ? found : {};
+    }
+    return table;
+  };
+}
+
+/** A table's own entry for `key`, or undefined. */
+function entry(table: object, key: string): unknown {
+  return Object.hasOwn(table, key) ? Reflect.get(table, key) : undefined;
+}
+
+/** compromise's word list (24,000 words with their tags: cities, countries, first names…). */
+const lexicon = modelTable('one', 'lexicon');
+/** compromise's ambiguous words and their two readings ("book" -> "Noun|Verb"). */
+const switches = modelTable('two', 'switches');
+/** compromise's tag hierarchy: each tag with its parents. */
+const tagSet = modelTable('one', 'tagSet');
 
 /** `methods().two.transform`, checked: the types declare `methods()` as a bare object. */
 function transformsOf(methods: object): Transforms {
@@ -30,11 +51,7 @@ function transformsOf(methods: object): Transforms {
 
 /** The tags compromise's lexicon gives a lower-cased word (none for a word it does not list). */
 export function lexiconTags(word: string): string[] {
-  if (lexicon === null) {
-    const list = field(field(nlp.model(), 'one'), 'lexicon');
-    lexicon = typeof list === 'object' && list !== null ? list : {};
-  }
-  const tags: unknown = Object.hasOwn(lexicon, word) ? Reflect.get(lexicon, word) : undefined;
+  const tags = entry(lexicon(), word);
   if (typeof tags === 'string') return [tags];
   return Array.isArray(tags) ? tags.filter((t): t is string => typeof t === 'string') : [];
 }
@@ -44,16 +61,9 @@ export function wordTags(word: string): string[] {
   return lexiconTags(word).flatMap((t) => t.split(','));
 }
 
-/** compromise's ambiguous words and their two readings ("book" -> "Noun|Verb"). */
-let switches: object | null = null;
-
 /** The two readings of a word compromise lists as ambiguous, or null. */
 export function switchOf(word: string): [string, string] | null {
-  if (switches === null) {
-    const list = field(field(nlp.model(), 'two'), 'switches');
-    switches = typeof list === 'object' && list !== null ? list : {};
-  }
-  const value: unknown = Object.hasOwn(switches, word) ? Reflect.get(switches, word) : undefined;
+  const value = entry(switches(), word);
   if (typeof value !== 'string') return null;
   const [a, b] = value.split('|');
   return a && b ? [a, b] : null;
@@ -65,7 +75,7 @@ const ancestry = new Map<string, readonly string[]>();
 export function tagAncestry(tag: string): readonly string[] {
   const known = ancestry.get(tag);
   if (known) return known;
-  const parents = field(field(field(field(nlp.model(), 'one'), 'tagSet'), tag), 'parents');
+  const parents = field(entry(tagSet(), tag), 'parents');
   const out = [
     tag,
     ...(Array.isArray(parents) ? parents.filter((p): p is string => typeof p === 'string') : []),
@@ -88,6 +98,9 @@ export function baseForm(word: string, inflection: Inflection): string {
   return root === '' ? word : root;
 }
 
+/** The inflections `listedLemma` reduces, in the order it looks for them. */
+const LISTED_INFLECTIONS: Inflection[] = ['PastTense', 'Participle', 'Plural'];
+
 /**
  * The base form of a word the lexicon lists as an inflection ("went" -> "go", "people" ->
  * "person", "swam" -> "swim"), without tagging its sentence; null for any other word. The
@@ -97,13 +110,8 @@ export function baseForm(word: string, inflection: Inflection): string {
  */
 export function listedLemma(word: string): string | null {
   const tags = lexiconTags(word);
-  if (tags.length === 0) return null;
-  transforms ??= transformsOf(nlp.methods());
-  const model: object = nlp.model();
-  let root: string | null = null;
-  if (tags.includes('PastTense')) root = transforms.verb.toInfinitive(word, model, 'PastTense');
-  else if (tags.includes('Participle'))
-    root = transforms.verb.toInfinitive(word, model, 'Participle');
-  else if (tags.includes('Plural')) root = transforms.noun.toSingular(word, model);
-  return root !== null && root !== '' && root !== word ? root : null;
+  const inflection = LISTED_INFLECTIONS.find((t) => tags.includes(t));
+  if (inflection === undefined) return null;
+  const root = baseForm(word, inflection);
+  return root !== word ? root : null;
 }

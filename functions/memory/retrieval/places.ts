@@ -138,12 +138,16 @@ export function placeMentions(content: string): PlaceMention[] {
 /**
  * Index terms for the places an item names: the country's names for a city ("krakow" -> "poland"),
  * the other names of a country ("uk" -> "united", "kingdom", "britain"), and "city" or "country"
- * for the kind of place. Lower-case words, each once.
+ * for the kind of place. Lower-case words, each once. A writer that also reads the answer types
+ * passes the mentions it already has (`placeMentions` once per item).
  */
-export function placeTerms(content: string): string[] {
+export function placeTerms(
+  content: string,
+  mentions: readonly PlaceMention[] = placeMentions(content),
+): string[] {
   const { countryWords } = gazetteer();
   const out = new Set<string>();
-  for (const m of placeMentions(content)) {
+  for (const m of mentions) {
     out.add(m.kind);
     if (m.kind === 'city') out.add('country');
     for (const w of countryWords.get(m.country) ?? []) out.add(w);

@@ -1,5 +1,6 @@
 import { baseForm, switchOf, tagAncestry, wordTags, type Inflection } from './lexicon.ts';
 import { boundedMemo } from './bounded-memo.ts';
+import { CONTRACTED_ENDINGS, NEGATED_STEMS } from './text.ts';
 
 /**
  * Part-of-speech tagging from compromise's tables, in one pass over the words. compromise (its
@@ -134,18 +135,9 @@ const IS_AFTER = new Set(
     ' ',
   ),
 );
-const EXPANDED: Record<string, string> = {
-  "'m": 'am',
-  "'re": 'are',
-  "'ve": 'have',
-  "'ll": 'will',
-  "'d": 'would',
-  "n't": 'not',
-};
-const NEGATED: Record<string, string> = { wo: 'will', ca: 'can', sha: 'shall' };
 
 const WORD = /[\p{L}\p{N}]+(?:['’]\p{L}+)*(?:-[\p{L}\p{N}]+)*/gu;
-const CONTRACTED = /^(.+?)(n't|'m|'re|'ve|'ll|'d|'s)$/;
+const CONTRACTED = new RegExp(`^(.+?)(${[...Object.keys(CONTRACTED_ENDINGS), "'s"].join('|')})$`);
 
 /** The words of `text` in sentences, contractions expanded ("I'm" -> "I" + "am"). */
 function sentencesOf(text: string): Word[][] {
@@ -167,10 +159,10 @@ function sentencesOf(text: string): Word[][] {
     else if (suffix === "'s" && !IS_AFTER.has(base))
       current.push({ normal: base, handle, capitalised, possessive: true, after });
     else {
-      const first = suffix === "n't" ? (NEGATED[base] ?? base) : base;
+      const first = suffix === "n't" ? (NEGATED_STEMS[base] ?? base) : base;
       current.push({ normal: first, handle, capitalised, possessive: false, after: '' });
       current.push({
-        normal: EXPANDED[suffix] ?? 'is',
+        normal: CONTRACTED_ENDINGS[suffix] ?? 'is',
         handle: false,
         capitalised: false,
         possessive: false,

@@ -31,16 +31,32 @@ export const QUERY_STOPWORDS = new Set([
   ).split(' '),
 ]);
 
+/** What a contraction's ending stands for ("I'm" -> "am", "didn't" -> "not"). */
+export const CONTRACTED_ENDINGS: Readonly<Record<string, string>> = {
+  "n't": 'not',
+  "'m": 'am',
+  "'re": 'are',
+  "'ve": 'have',
+  "'ll": 'will',
+  "'d": 'would',
+};
+
+/** Negated auxiliaries whose stem changes ("won't" -> "will not"; "wo" + "n't"). */
+export const NEGATED_STEMS: Readonly<Record<string, string>> = {
+  wo: 'will',
+  ca: 'can',
+  sha: 'shall',
+};
+
 const CONTRACTIONS: [RegExp, string][] = [
-  [/\bwon't\b/g, 'will not'],
-  [/\bcan't\b/g, 'can not'],
-  [/\bshan't\b/g, 'shall not'],
-  [/n't\b/g, ' not'],
-  [/'m\b/g, ' am'],
-  [/'re\b/g, ' are'],
-  [/'ve\b/g, ' have'],
-  [/'ll\b/g, ' will'],
-  [/'d\b/g, ' would'],
+  ...Object.entries(NEGATED_STEMS).map(([stem, verb]): [RegExp, string] => [
+    new RegExp(`\\b${stem}n't\\b`, 'g'),
+    `${verb} not`,
+  ]),
+  ...Object.entries(CONTRACTED_ENDINGS).map(([ending, word]): [RegExp, string] => [
+    new RegExp(`${ending}\\b`, 'g'),
+    ` ${word}`,
+  ]),
   // "Melanie's kids", "she's": a possessive or "is"; both leave just the name or pronoun.
   [/'s\b/g, ''],
   [/s'(?=\s|$)/g, 's'],

@@ -1,5 +1,5 @@
 import { answerTypeTerms } from '../retrieval/answer-type.ts';
-import { placeTerms } from '../retrieval/places.ts';
+import { placeMentions, placeTerms } from '../retrieval/places.ts';
 import { analyseContent, speakerOf } from '../retrieval/text-analysis.ts';
 import { contentTimeTerms } from '../retrieval/time-terms.ts';
 import { lensMatches } from '../scopes/lens.ts';
@@ -132,14 +132,16 @@ export function insertItems(
     const addressee =
       speaker && position !== null ? addresseeOf(sql, session ?? '', position, speaker.name) : null;
     const analysis = analyseContent(item.content, addressee);
+    // Answer types and place terms both read the item's place names: found once.
+    const places = conversation ? placeMentions(item.content) : [];
     fts.push({
       seq,
       content: item.content,
       terms: conversation
         ? [
             ...contentTimeTerms(item.content, validFrom),
-            ...answerTypeTerms(item.content),
-            ...placeTerms(item.content),
+            ...answerTypeTerms(item.content, places),
+            ...placeTerms(item.content, places),
             ...analysis.terms,
           ].join(' ')
         : null,
