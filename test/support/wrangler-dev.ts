@@ -22,6 +22,8 @@ export interface DevServerOptions {
   vars?: Record<string, string>;
   /** Pass `--test-scheduled`, so the cron tick can be fired with `GET /__scheduled`. */
   testScheduled?: boolean;
+  /** Another Worker's wrangler config (a bench's peer): no D1 migrations are applied for it. */
+  config?: string;
 }
 
 /** Asks the kernel for a free loopback port. */
@@ -63,14 +65,9 @@ async function waitForHealth(url: string, child: ChildProcess, log: () => string
   throw new Error(`wrangler dev did not become healthy:\n${log()}`);
 }
 
-/**
- * Starts `wrangler dev` against the already built dist/, with D1 migrations applied to a fresh
- * persistence directory, so each run starts from an empty control plane.
- */
-export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
-  const state = await mkdtemp(join(tmpdir(), 'engram-dev-'));
-  const bootstrapKey = `mem_management_${crypto.randomUUID().replaceAll('-', '')}`;
-  await run('wrangler', [
+/** The control plane's D1 schema, in a fresh persistence directory. */
+function applyControlMigrations(state: string): Promise<void> {
+  return run('wrangler', [
     'd1',
     'migrations',
     'apply',
@@ -79,6 +76,16 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     '--persist-to',
     state,
   ]);
+}
+
+/**
+ * Starts `wrangler dev` against the already built dist/, with D1 migrations applied to a fresh
+ * persistence directory, so each run starts from an empty control plane.
+ */
+export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
+  const state = await mkdtemp(join(tmpdir(), 'engram-dev-'));
+  const bootstrapKey = `mem_management_${crypto.randomUUID().replaceAll('-', '')}`;
+  if (options.config === undefined) await applyControlMigrations(state);
   const port = await freePort();
   const inspector = await freePort();
   const vars = { MEMORY_BOOTSTRAP_KEY: bootstrapKey, ...options.vars };
@@ -93,6 +100,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     '--persist-to',
     state,
     ...(options.testScheduled === true ? ['--test-scheduled'] : []),
+    ...(options.config === undefined ? [] : ['--config', options.config]),
     '--show-interactive-dev-session=false',
     '--log-level',
     'warn',
