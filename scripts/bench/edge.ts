@@ -169,7 +169,7 @@ async function load(
 ): Promise<{ rps: number; non2xx: number; errors: number }> {
   const options = init(t, key);
   const result = await autocannon({
-    url: `${server.url}${t.path}`,
+    url: `${(t.via ?? server).url}${t.path}`,
     connections: CONNECTIONS,
     duration: seconds,
     method: t.method,
@@ -177,6 +177,31 @@ async function load(
     ...(typeof options.body === 'string' ? { body: options.body } : {}),
   });
   return { rps: result.requests.average, non2xx: result.non2xx, errors: result.errors };
+}
+
+/**
+ * Alternating bursts of `targets`, `LOAD_ROUNDS` rounds: mean req/s and summed failures per
+ * route. A burst of /health that happened to meet a quiet machine no longer sets the ratio of
+ * every route after it.
+ */
+async function alternatingLoad(
+  server: DevServer,
+  targets: Target[],
+  key: string,
+  burst: number,
+): Promise<Map<string, { rps: number; non2xx: number; errors: number }>> {
+  const totals = new Map(targets.map((t) => [t.name, { rps: 0, non2xx: 0, errors: 0 }]));
+  for (let round = 0; round < LOAD_ROUNDS; round++) {
+    for (const t of targets) {
+      const r = await load(server, t, key, burst);
+      const sum = totals.get(t.name);
+      if (!sum) continue;
+      sum.rps += r.rps / LOAD_ROUNDS;
+      sum.non2xx += r.non2xx;
+      sum.errors += r.errors;
+    }
+  }
+  return totals;
 }
 
 function flag(flags: string[], name: string, fallback: number): number {
@@ -320,31 +345,18 @@ async function doneWhenPart(
       `The platform's floor, in ${rounds} rounds of its own right after: a Worker of a few lines (\`scripts/bench/floor-worker\`) with the product's routing (static assets, Worker first), date and flags, whose read makes one Durable Object call that returns a record from memory. Its p50 is ${ms(p50(PLATFORM_CALL))} ms against its own \`/health\`'s ${ms(p50(PLATFORM_HEALTH))} ms: **${ratio(platformRatio)}**. A fact read cannot be under that ratio while it makes the one object call the issue asks for.`,
       '',
     );
-    // Alternating bursts, summed per route: a burst of /health that happened to meet a quiet
-    // machine no longer sets the ratio of every route after it.
     const loadTargets = [pick('GET /health'), pick(FLOOR), pick('fact read'), pick('hybrid query')];
     const burst = Math.max(2, Math.ceil(seconds / LOAD_ROUNDS));
-    const totals = new Map(loadTargets.map((t) => [t.name, { rps: 0, non2xx: 0, errors: 0 }]));
-    for (let round = 0; round < LOAD_ROUNDS; round++) {
-      for (const t of loadTargets) {
-        const r = await load(fast, t, setup.key, burst);
-        const sum = totals.get(t.name);
-        if (!sum) continue;
-        sum.rps += r.rps / LOAD_ROUNDS;
-        sum.non2xx += r.non2xx;
-        sum.errors += r.errors;
-      }
-    }
+    const totals = await alternatingLoad(fast, loadTargets, setup.key, burst);
     // The platform floor's own bursts after, alternating between its two routes likewise.
-    const floorTotals = new Map([platformHealth, platformCall].map((t) => [t.name, 0]));
-    for (let round = 0; round < LOAD_ROUNDS; round++) {
-      for (const t of [platformHealth, platformCall]) {
-        const r = await load(platform, t, setup.key, burst);
-        floorTotals.set(t.name, (floorTotals.get(t.name) ?? 0) + r.rps / LOAD_ROUNDS);
-      }
-    }
-    const floorHealth = floorTotals.get(PLATFORM_HEALTH) ?? 0;
-    const floorCall = floorTotals.get(PLATFORM_CALL) ?? 0;
+    const floorTotals = await alternatingLoad(
+      fast,
+      [platformHealth, platformCall],
+      setup.key,
+      burst,
+    );
+    const floorHealth = floorTotals.get(PLATFORM_HEALTH)?.rps ?? 0;
+    const floorCall = floorTotals.get(PLATFORM_CALL)?.rps ?? 0;
     const health = totals.get('GET /health')?.rps ?? 0;
     const rows = loadTargets.map((t) => {
       const r = totals.get(t.name) ?? { rps: 0, non2xx: 0, errors: 0 };

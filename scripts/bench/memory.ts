@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { create, insertMultiple, search, type AnyOrama } from '@orama/orama';
 import { embedSif } from '../../functions/memory/retrieval/sif-embeddings.ts';
+import type { RecallSet } from '../../test/fixtures/recall-conversations/generate.ts';
 import type { RetrievalSet } from '../../test/fixtures/retrieval/generate.ts';
 import { startDevServer, type DevServer } from '../../test/support/wrangler-dev.ts';
 import { managementCall, percentile } from './dev-api.ts';
@@ -35,17 +36,19 @@ const set = JSON.parse(
   ),
 ) as RetrievalSet;
 
+/** Texts the in-process part (d) ingests before it times anything. */
+const WARM_UP_TEXTS = 2_000;
+
 /** The warm-up of (d): turns of the long-conversation recall set, not the corpus. */
-const WARM_UP = (
-  JSON.parse(
+function warmUpTexts(): string[] {
+  const recallSet = JSON.parse(
     readFileSync(
       new URL('../../test/fixtures/recall-conversations/recall-set.json', import.meta.url),
       'utf8',
     ),
-  ) as { conversations: { turns: { text: string }[] }[] }
-).conversations
-  .flatMap((c) => c.turns.map((t) => t.text))
-  .slice(0, 2_000);
+  ) as RecallSet;
+  return recallSet.conversations.flatMap((c) => c.turns.map((t) => t.text)).slice(0, WARM_UP_TEXTS);
+}
 
 // Deterministic filler so that the corpus grows without touching the labelled facts.
 const SUBJECTS = [
@@ -177,10 +180,11 @@ async function inProcessRows(corpus: string[]): Promise<string[]> {
   // side's timed ingest pays its first-use costs (JIT, compromise's tables read on first use):
   // a Worker's isolate serves many batches after its first. The texts share no content with the
   // corpus, so nothing the store remembers per text carries over.
-  inProcessStore().ingest(WARM_UP, BATCH);
+  const warmUp = warmUpTexts();
+  inProcessStore().ingest(warmUp, BATCH);
   await oramaInsert(
     oramaDb(),
-    WARM_UP.map((content, i) => ({ ref: String(i), content })),
+    warmUp.map((content, i) => ({ ref: String(i), content })),
   );
   const ours = inProcessStore();
   const db = oramaDb();
@@ -339,7 +343,7 @@ export async function runMemoryBench(): Promise<string> {
       '`insertItems` in one transaction) and for `POST /query` (query embedding, then `plannedSearch`),',
       'over an in-memory `node:sqlite` database (FTS5, the same schema migrations) in the same Node',
       'process as Orama, on the same corpus, vectors and queries: no HTTP, auth or RPC on either side.',
-      `Before the timed ingest each side ingests ${WARM_UP.length.toLocaleString('en')} other texts (turns of the recall`,
+      `Before the timed ingest each side ingests ${WARM_UP_TEXTS.toLocaleString('en')} other texts (turns of the recall`,
       'conversations) into a store it then drops, so that neither pays its first-use costs in the figure.',
       '',
       '| measure | ours | Orama | ours / Orama |',
