@@ -86,6 +86,29 @@ describe('the table-driven tagger', () => {
     });
   });
 
+  it('tags a word the same the first time and every time after (its facts are kept)', () => {
+    const text = 'Hmm, the book club read my book. I book the table; she books it.';
+    const first = shown(text);
+    expect(shown(text)).toEqual(first);
+    // The same word read by its neighbours each time: a noun after "the", a verb after "I".
+    expect(first).toEqual([
+      ['hmm:other', 'the:other', 'book:noun', 'club:verb', 'read:verb', 'my:other', 'book:noun'],
+      [
+        'i:pronoun',
+        'book:verb',
+        'the:other',
+        'table:noun',
+        'she:pronoun',
+        'books:noun:book',
+        'it:pronoun',
+      ],
+    ]);
+    // A token longer than any word is not kept, and is tagged like any unlisted word.
+    const long = 'x'.repeat(60);
+    expect(shown(`The ${long} arrived.`)).toEqual(shown(`The ${long} arrived.`));
+    expect(shown(`The ${long} arrived.`).flat()).toContain(`${long}:noun`);
+  });
+
   it('reads the word of a handle or tag as a name', () => {
     expect(shown('I asked @alice in #ops').flat()).toEqual([
       'i:pronoun',

@@ -1,4 +1,11 @@
-import { baseForm, switchOf, tagAncestry, wordTags, type Inflection } from './lexicon.ts';
+import {
+  baseForm,
+  MAX_KEPT_WORD,
+  switchOf,
+  tagAncestry,
+  wordTags,
+  type Inflection,
+} from './lexicon.ts';
 import { boundedMemo } from './bounded-memo.ts';
 import { CONTRACTED_ENDINGS, NEGATED_STEMS } from './text.ts';
 
@@ -8,10 +15,12 @@ import { CONTRACTED_ENDINGS, NEGATED_STEMS } from './text.ts';
  * irregular forms), the words it knows to be ambiguous ("book": noun or verb), its tag hierarchy
  * and its inflection rules. Its own pipeline is not run: its tokenizer alone cost about 80 µs a
  * conversational turn and the whole pipeline about 240 µs, which made tagging two thirds of a
- * write. This pass costs about 20 µs a turn and, measured on the recall benchmark, recall did not
- * drop (dev hybrid_graph 0.541 -> 0.546, held-out 0.533 -> 0.540, LoCoMo 0.729 -> 0.728;
- * docs/retrieval.md, eighteenth round). What the analysis needs of a tag is coarse (a name, a
- * noun, a verb, a pronoun, a number, or none of these) and which words are lemmas of which.
+ * write. This pass costs about 13 µs a turn in Node (30 µs before what the tables say of a
+ * word was kept per word: docs/hot-path.md, sixteenth round) and, measured on the recall
+ * benchmark, recall did not drop (dev hybrid_graph 0.541 -> 0.546, held-out 0.533 -> 0.540,
+ * LoCoMo 0.729 -> 0.728; docs/retrieval.md, eighteenth round). What the analysis needs of a tag
+ * is coarse (a name, a noun, a verb, a pronoun, a number, or none of these) and which words are
+ * lemmas of which.
  */
 
 export type TokenClass = 'proper' | 'noun' | 'verb' | 'pronoun' | 'number' | 'other';
@@ -26,7 +35,7 @@ export interface Token {
   boundary: boolean;
 }
 
-function classOf(tags: ReadonlySet<string>, capitalised: boolean): TokenClass {
+function classify(tags: ReadonlySet<string>, capitalised: boolean): TokenClass {
   if (tags.has('Pronoun')) return 'pronoun';
   // Weekdays, months and "last night" link every turn that says them: not names, not topics.
   if (tags.has('Date') || tags.has('Month') || tags.has('WeekDay')) return 'other';
@@ -37,6 +46,21 @@ function classOf(tags: ReadonlySet<string>, capitalised: boolean): TokenClass {
   // "Maya's" inside a sentence is still Maya; "the dog's" owns the noun after it.
   if (tags.has('Noun')) return capitalised ? 'proper' : tags.has('Possessive') ? 'other' : 'noun';
   return 'other';
+}
+
+/**
+ * Each tag set's class, capitalised or not. The sets come from `withAncestors`, which keeps one
+ * per list of tags, so a set is its own key.
+ */
+const classes = new WeakMap<ReadonlySet<string>, [TokenClass, TokenClass]>();
+
+function classOf(tags: ReadonlySet<string>, capitalised: boolean): TokenClass {
+  let known = classes.get(tags);
+  if (known === undefined) {
+    known = [classify(tags, false), classify(tags, true)];
+    classes.set(tags, known);
+  }
+  return known[capitalised ? 1 : 0];
 }
 
 /** A switch's reading as tags ("Adj|Past" -> Adjective or PastTense). */
@@ -86,14 +110,47 @@ function byShape(word: string): string[] {
   return ['Noun'];
 }
 
+/** What the tables say of a lower-cased word, whatever its neighbours: read once per word. */
+interface WordFacts {
+  /** The word as a token: without characters outside letters, digits, `'`, space and `-`. */
+  normal: string;
+  /** Its closed-class tag, or the lexicon's tags (none for a word it does not list). */
+  tags: readonly string[];
+  /** Its two readings when compromise lists it as ambiguous and it is not a date. */
+  ambiguous: [string, string] | null;
+  /** `tags` with their ancestors. */
+  listed: ReadonlySet<string>;
+}
+
+function readFacts(word: string): WordFacts {
+  const closed = CLOSED[word];
+  const tags = closed ? [closed] : wordTags(word);
+  const switched = switchOf(word);
+  // A month or a weekday that is also a name ("June", "August") stays the date it is listed as.
+  const ambiguous = switched && !tags.some((t) => DATE_TAGS.has(t)) ? switched : null;
+  const normal = word.replace(/[^\p{L}\p{N}' -]/gu, '');
+  return { normal, tags, ambiguous, listed: withAncestors(tags) };
+}
+
+/** Words recur, so their facts are kept (a long token, no word of any language, is not). */
+const keptFacts = boundedMemo(20_000, readFacts);
+const factsOf = (word: string): WordFacts =>
+  word.length > MAX_KEPT_WORD ? readFacts(word) : keptFacts(word);
+
 const INFLECTIONS: Inflection[] = ['Plural', 'PastTense', 'Gerund', 'PresentTense'];
 
-/** The base form of a word by the inflection it carries (remembered: words recur). */
-const baseOf = boundedMemo(20_000, (key: string): string => {
+function readBase(key: string): string {
   const [word = '', inflection = ''] = key.split('|');
   const known = INFLECTIONS.find((t) => t === inflection);
   return known === undefined ? word : baseForm(word, known);
-});
+}
+
+/** The base form of a word by the inflection it carries (remembered: words recur). */
+const keptBases = boundedMemo(20_000, readBase);
+const baseOf = (word: string, inflection: Inflection): string => {
+  const key = `${word}|${inflection}`;
+  return word.length > MAX_KEPT_WORD ? readBase(key) : keptBases(key);
+};
 
 /**
  * The root of a word read with these tags and their ancestors (a participle is also past tense):
@@ -104,13 +161,13 @@ function rootOf(word: string, tagged: ReadonlySet<string>): string {
   if (inflection === undefined) return word;
   // An infinitive listed as present tense ("walk") is its own root.
   if (inflection === 'PresentTense' && tagged.has('Infinitive')) return word;
-  return baseOf(`${word}|${inflection}`);
+  return baseOf(word, inflection);
 }
 
 const expanded = new Map<string, ReadonlySet<string>>();
 
 /** The tags with their ancestors ("FirstName" also is Person, ProperNoun, Noun). */
-function withAncestors(tags: string[]): ReadonlySet<string> {
+function withAncestors(tags: readonly string[]): ReadonlySet<string> {
   const key = tags.join('|');
   const known = expanded.get(key);
   if (known) return known;
@@ -148,10 +205,12 @@ function sentencesOf(text: string): Word[][] {
     const end = m.index + surface.length;
     const after = text.slice(end, matches[i + 1]?.index ?? text.length);
     const current = sentences[sentences.length - 1] ?? [];
-    const lower = surface.toLowerCase().replace(/’/g, "'");
+    const folded = surface.toLowerCase();
+    const lower = folded.includes('’') ? folded.replace(/’/g, "'") : folded;
     const handle = m.index > 0 && /[@#]/.test(text.charAt(m.index - 1));
     const capitalised = /^\p{Lu}/u.test(surface);
-    const parts = CONTRACTED.exec(lower);
+    // Only a word with an apostrophe can be a contraction or a possessive.
+    const parts = lower.includes("'") ? CONTRACTED.exec(lower) : null;
     const base = parts?.[1] ?? lower;
     const suffix = parts?.[2];
     if (suffix === undefined)
@@ -214,17 +273,15 @@ export function tag(text: string): Token[][] {
   return sentencesOf(text).map((words) => {
     let previous: ReadonlySet<string> | null = null;
     return words.flatMap((word, index): Token[] => {
-      const closed = CLOSED[word.normal];
-      let tags = closed ? [closed] : wordTags(word.normal);
-      const ambiguous = switchOf(word.normal);
-      // A month or a weekday that is also a name ("June", "August") stays the date it is listed as.
-      if (ambiguous && !tags.some((t) => DATE_TAGS.has(t))) {
+      const facts = factsOf(word.normal);
+      let tags = facts.tags;
+      const ambiguous = facts.ambiguous;
+      if (ambiguous) {
         // No neighbour decides: the lexicon's tag, or the first reading for an unlisted word.
         const pick = reading(ambiguous, previous, word.capitalised);
         const wanted = READING[pick ?? (tags.length === 0 ? ambiguous[0] : '')];
         // The lexicon's tag stands when it is that reading ("Singular" is the noun of "book").
-        const listed = withAncestors(tags);
-        if (wanted && !wanted.some((t) => listed.has(t))) tags = wanted;
+        if (wanted && !wanted.some((t) => facts.listed.has(t))) tags = wanted;
       }
       if (tags.length === 0)
         tags = word.capitalised && index > 0 ? ['ProperNoun'] : byShape(word.normal);
@@ -241,9 +298,9 @@ export function tag(text: string): Token[][] {
       if (!word.capitalised && tags.some((t) => t.endsWith('Name') || t === 'Person'))
         tags = ['Noun'];
       if (word.possessive) tags = [...tags, 'Possessive'];
-      const tagged = withAncestors(tags);
+      const tagged = tags === facts.tags ? facts.listed : withAncestors(tags);
       previous = word.normal === 'to' ? AFTER_TO : tagged;
-      const normal = word.normal.replace(/[^\p{L}\p{N}' -]/gu, '');
+      const normal = facts.normal;
       if (normal === '') return [];
       // A capitalised noun inside a sentence ("Platform" in "The Platform team") is part of a name.
       const cls = classOf(tagged, index > 0 && word.capitalised);

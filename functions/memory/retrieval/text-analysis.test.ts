@@ -81,6 +81,17 @@ describe('query analysis', () => {
     expect(numberForms('nine')).toEqual(['9']);
     expect(numberForms('40')).toEqual(['forty']);
     expect(numberForms('1234')).toEqual([]);
+    // Every small number in both spellings, a leading zero read as the number, nothing else.
+    expect(numberForms('0')).toEqual(['zero']);
+    expect(numberForms('07')).toEqual(['seven']);
+    expect(numberForms('twenty')).toEqual(['20']);
+    expect(numberForms('90')).toEqual(['ninety']);
+    expect(numberForms('ninety')).toEqual(['90']);
+    for (const none of ['21', '100', '007', 'hundred', 'twentyone', '', '٣'])
+      expect(numberForms(none)).toEqual([]);
+    // A caller may change what it gets back without changing the next answer.
+    numberForms('nine').push('x');
+    expect(numberForms('nine')).toEqual(['9']);
     expect(queryWords('nine degrees')).toEqual(['nine', '9', 'degrees']);
   });
 

@@ -79,16 +79,27 @@ const NUMBER_WORDS = (
 ).split(' ');
 const TENS = 'thirty forty fifty sixty seventy eighty ninety'.split(' ');
 
+/**
+ * Each small number in its other spelling, by either spelling: "9" and "09" -> "nine", "nine" ->
+ * "9", "forty" -> "40", "40" -> "forty". Built once: every word of every write is looked up.
+ */
+const NUMBER_FORMS: ReadonlyMap<string, readonly string[]> = (() => {
+  const forms = new Map<string, readonly string[]>();
+  NUMBER_WORDS.forEach((word, n) => forms.set(word, [String(n)]));
+  TENS.forEach((word, i) => forms.set(word, [String((i + 3) * 10)]));
+  for (let n = 0; n < 100; n++) {
+    const spelled = n <= 20 ? NUMBER_WORDS[n] : n % 10 === 0 ? TENS[n / 10 - 3] : undefined;
+    if (spelled === undefined) continue;
+    forms.set(String(n), [spelled]);
+    if (n < 10) forms.set(`0${n}`, [spelled]);
+  }
+  return forms;
+})();
+
 /** The other spelling of a small number: "9" <-> "nine", "40" <-> "forty"; [] for anything else. */
 export function numberForms(word: string): string[] {
-  const small = NUMBER_WORDS.indexOf(word);
-  if (small >= 0) return [String(small)];
-  const tens = TENS.indexOf(word);
-  if (tens >= 0) return [String((tens + 3) * 10)];
-  if (!/^\d{1,2}$/.test(word)) return [];
-  const n = Number(word);
-  if (n <= 20) return [NUMBER_WORDS[n] ?? ''].filter(Boolean);
-  return n % 10 === 0 ? [TENS[n / 10 - 3] ?? ''].filter(Boolean) : [];
+  const forms = NUMBER_FORMS.get(word);
+  return forms === undefined ? [] : [...forms];
 }
 
 /**
