@@ -31,6 +31,11 @@ interface Gazetteer {
   longest: number;
   /** The first word of every name: a word that starts none starts no mention. */
   starts: Set<string>;
+  /**
+   * The first words of every name longer than them ("New", "New South"): a run of words that is
+   * none of these starts no longer name, so no longer run needs a lookup.
+   */
+  prefixes: Set<string>;
 }
 
 let cached: Gazetteer | null = null;
@@ -58,7 +63,12 @@ function gazetteer(): Gazetteer {
     longest = Math.max(longest, name.split(' ').length);
   }
   const starts = new Set([...byName.keys()].map((name) => name.split(' ')[0] ?? name));
-  cached = { byName, countryWords, longest, starts };
+  const prefixes = new Set<string>();
+  for (const name of byName.keys()) {
+    const words = name.split(' ');
+    for (let k = 1; k < words.length; k++) prefixes.add(words.slice(0, k).join(' '));
+  }
+  cached = { byName, countryWords, longest, starts, prefixes };
   return cached;
 }
 
@@ -94,6 +104,8 @@ function ambiguous(name: string): boolean {
 
 /** Accents off, as the gazetteer stores names ("Kraków" -> "Krakow"). */
 function plain(text: string): string {
+  // ASCII has no accents to take off (most texts are ASCII: the check is cheaper than NFD).
+  if (!/[^\x00-\x7f]/.test(text)) return text;
   return text.normalize('NFD').replace(/\p{M}/gu, '');
 }
 
@@ -103,7 +115,7 @@ function plain(text: string): string {
  * candidate's types (a memo keyed by content here would also hold every written text).
  */
 export function placeMentions(content: string): PlaceMention[] {
-  const { byName, longest, starts } = gazetteer();
+  const { byName, longest, starts, prefixes } = gazetteer();
   const text = plain(speakerOf(content)?.rest ?? content);
   const tokens = text.match(/[\p{L}][\p{L}'’.-]*|[^\s\p{L}]/gu) ?? [];
   const out: PlaceMention[] = [];
@@ -114,8 +126,14 @@ export function placeMentions(content: string): PlaceMention[] {
     // "'s" or trailing stop: a word no name starts with needs none of the lookups.
     if (!starts.has(first) && !starts.has(first.replace(/['’]s$/u, '').replace(/[.'’]+$/u, '')))
       continue;
+    // A run of n words names a place only if its first n - 1 words, as written, start a longer
+    // name (the "'s" and stops taken off below change its last word only).
+    const limit = Math.min(longest, tokens.length - i);
+    let reach = 1;
+    for (let run = first; reach < limit && prefixes.has(run); reach++)
+      run = `${run} ${tokens[i + reach] ?? ''}`;
     // Longest run of words first: "Cape Town" before "Cape", "New York" before "York".
-    for (let n = Math.min(longest, tokens.length - i); n >= 1; n--) {
+    for (let n = reach; n >= 1; n--) {
       const name = tokens
         .slice(i, i + n)
         .join(' ')
