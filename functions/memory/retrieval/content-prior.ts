@@ -1,4 +1,4 @@
-import { boundedMemo } from './bounded-memo.ts';
+import { boundedMemo, TEXT_MEMO_CHARS } from './bounded-memo.ts';
 import { speakerOf } from './text-analysis.ts';
 import { contentWords } from './text.ts';
 
@@ -45,7 +45,11 @@ export function contentPrior(content: string, session: string | null): number {
  * after query, and tokenising each again was about a tenth of a hybrid query on conversations; the
  * count follows from the text alone, so it cannot go stale.
  */
-const countedWords = boundedMemo(4_096, (content: string): { spoken: boolean; words: number } => {
-  const speaker = speakerOf(content);
-  return { spoken: speaker !== null, words: contentWords(speaker?.rest ?? content).length };
-});
+const countedWords = boundedMemo(
+  4_096,
+  (content: string): { spoken: boolean; words: number } => {
+    const speaker = speakerOf(content);
+    return { spoken: speaker !== null, words: contentWords(speaker?.rest ?? content).length };
+  },
+  TEXT_MEMO_CHARS,
+);

@@ -2,7 +2,7 @@ import { stemmer } from 'stemmer';
 import type { Scored } from './fusion.ts';
 import { rowOf, sifWeight } from './sif-embeddings.ts';
 import { contentWords, expandContractions, queryWords } from './text.ts';
-import { boundedMemo } from './bounded-memo.ts';
+import { boundedMemo, TEXT_MEMO_CHARS } from './bounded-memo.ts';
 import { addRow, wordVectorTable, type WordVectorTable } from './word-vector-table.ts';
 
 /**
@@ -50,8 +50,11 @@ function wordsOf(table: WordVectorTable, list: string[]): Word[] {
  * (the arms' candidate pools overlap), and tokenising, expanding and stemming them again was a
  * tenth of a hybrid query's time; a turn's words follow from its text, so it cannot go stale.
  */
-const saidWords = boundedMemo(4_096, (content: string): Word[] =>
-  wordsOf(wordVectorTable(), contentWords(expandContractions(content))),
+const saidWords = boundedMemo(
+  4_096,
+  (content: string): Word[] =>
+    wordsOf(wordVectorTable(), contentWords(expandContractions(content))),
+  TEXT_MEMO_CHARS,
 );
 
 /**
