@@ -136,6 +136,11 @@ function oramaDb(): AnyOrama {
   });
 }
 
+/** Texts as Orama documents, `ref` counting on from `first`. */
+function oramaDocs(texts: string[], first = 0): { ref: string; content: string }[] {
+  return texts.map((content, i) => ({ ref: String(first + i), content }));
+}
+
 async function oramaInsert(
   db: AnyOrama,
   docs: { ref: string; content: string }[],
@@ -184,10 +189,7 @@ async function inProcessRows(corpus: string[]): Promise<string[]> {
   // corpus, so nothing the store remembers per text carries over.
   const warmUp = warmUpTexts();
   inProcessStore().ingest(warmUp, BATCH);
-  await oramaInsert(
-    oramaDb(),
-    warmUp.map((content, i) => ({ ref: String(i), content })),
-  );
+  await oramaInsert(oramaDb(), oramaDocs(warmUp));
   // One timed ingest per side moved with whatever else the machine did at that moment (Orama
   // alone measured 23,000 to 34,000 facts/s across runs of the same code). So each side ingests
   // the corpus into a fresh store INGEST_ROUNDS times, the two alternating and taking turns to go
@@ -195,7 +197,7 @@ async function inProcessRows(corpus: string[]): Promise<string[]> {
   // before the next ingest, so that neither side pays in its figure for the other's live heap or
   // for either side's earlier rounds; the queries below run on stores built after the rounds.
   const rate = (ms: number) => Math.round((corpus.length / ms) * 1000);
-  const docs = corpus.map((content, i) => ({ ref: String(i), content }));
+  const docs = oramaDocs(corpus);
   const gc = (globalThis as { gc?: () => void }).gc;
   // `node scripts/bench/memory.ts` without the flag still runs; its row says it did not collect.
   const collect = gc ?? (() => undefined);
@@ -307,10 +309,7 @@ export async function runMemoryBench(): Promise<string> {
     for (const size of SIZES) {
       const slice = corpus.slice(loaded, size);
       const ours = await api.ingest(slice);
-      const peerMs = await oramaInsert(
-        db,
-        slice.map((content, j) => ({ ref: String(loaded + j), content })),
-      );
+      const peerMs = await oramaInsert(db, oramaDocs(slice, loaded));
       ingestRows.push(
         `| ${loaded.toLocaleString('en')} → ${size.toLocaleString('en')} | ${Math.round((slice.length / ours.elapsed) * 1000).toLocaleString('en')} | ${Math.round((slice.length / peerMs) * 1000).toLocaleString('en')} |`,
       );

@@ -1,4 +1,4 @@
-import { boundedMemo, TEXT_MEMO_CHARS } from './bounded-memo.ts';
+import { boundedMemo, MEMO_KEY_CHARS } from './bounded-memo.ts';
 import { lexiconTags } from './lexicon.ts';
 import { placeMentions, type PlaceMention } from './places.ts';
 import { speakerOf } from './text-analysis.ts';
@@ -133,7 +133,7 @@ function typesOf(
 }
 
 /** Turns come back query after query; their types are read once (4,096 turns, oldest out). */
-const typesOfTurn = boundedMemo(4_096, (content: string) => typesOf(content), TEXT_MEMO_CHARS);
+const typesOfTurn = boundedMemo(4_096, typesOf, MEMO_KEY_CHARS);
 
 /** The factor a turn's fused score is scaled by for a question expecting `want`. */
 export function answerTypeFactor(want: AnswerType | null, content: string): number {

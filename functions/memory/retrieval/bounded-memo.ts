@@ -36,8 +36,8 @@ export function boundedMemo<K, V extends NonNullable<unknown>>(
 }
 
 /**
- * The characters a memo keyed by whole texts (turns, facts, sentences) may hold: 6,600 turns of
- * 150 characters, more than the 4,096 entries those memos keep of chat, and a few MB of keys
- * however long the texts are.
+ * The characters of keys a per-isolate memo may hold, whatever its keys are: words (20,000 of them
+ * are about 140,000 characters) or whole texts (6,600 turns of 150 characters, more than the 4,096
+ * entries those memos keep of chat). A few MB of keys however long the words or texts are.
  */
-export const TEXT_MEMO_CHARS = 1_000_000;
+export const MEMO_KEY_CHARS = 1_000_000;

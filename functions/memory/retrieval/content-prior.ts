@@ -1,4 +1,4 @@
-import { boundedMemo, TEXT_MEMO_CHARS } from './bounded-memo.ts';
+import { boundedMemo, MEMO_KEY_CHARS } from './bounded-memo.ts';
 import { speakerOf } from './text-analysis.ts';
 import { contentWords } from './text.ts';
 
@@ -51,5 +51,5 @@ const countedWords = boundedMemo(
     const speaker = speakerOf(content);
     return { spoken: speaker !== null, words: contentWords(speaker?.rest ?? content).length };
   },
-  TEXT_MEMO_CHARS,
+  MEMO_KEY_CHARS,
 );

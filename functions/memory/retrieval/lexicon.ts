@@ -1,5 +1,5 @@
 import nlp from 'compromise/two';
-import { boundedMemo } from './bounded-memo.ts';
+import { boundedMemo, MEMO_KEY_CHARS } from './bounded-memo.ts';
 
 /** compromise's inflection rules, in the shape this module calls them. */
 interface Transforms {
@@ -50,25 +50,21 @@ function transformsOf(methods: object): Transforms {
   };
 }
 
-/**
- * The longest word whose per-word analysis is kept in memory. Memos of words hold at most 20,000
- * entries; without a length bound a write of long junk tokens would hold megabytes in them.
- */
-export const MAX_KEPT_WORD = 48;
-
 function readTags(word: string): readonly string[] {
   const tags = entry(lexicon(), word);
   if (typeof tags === 'string') return [tags];
   return Array.isArray(tags) ? tags.filter((t): t is string => typeof t === 'string') : [];
 }
 
-/** Every word of every write is looked up, most of them often: entries are kept once read. */
-const keptTags = boundedMemo(20_000, readTags);
-
-/** The tags compromise's lexicon gives a lower-cased word (none for a word it does not list). */
-export function lexiconTags(word: string): readonly string[] {
-  return word.length > MAX_KEPT_WORD ? readTags(word) : keptTags(word);
-}
+/**
+ * The tags compromise's lexicon gives a lower-cased word (none for a word it does not list). Every
+ * word of every write is looked up, most of them often: entries are kept once read.
+ */
+export const lexiconTags: (word: string) => readonly string[] = boundedMemo(
+  20_000,
+  readTags,
+  MEMO_KEY_CHARS,
+);
 
 /** The tags the lexicon gives a lower-cased word, each alone ("Plural,Actor" is two). */
 export function wordTags(word: string): string[] {

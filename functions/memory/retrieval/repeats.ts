@@ -1,4 +1,4 @@
-import { boundedMemo, TEXT_MEMO_CHARS } from './bounded-memo.ts';
+import { boundedMemo, MEMO_KEY_CHARS } from './bounded-memo.ts';
 import type { Scored } from './fusion.ts';
 import { speakerOf } from './text-analysis.ts';
 
@@ -32,7 +32,7 @@ export function repeatKey(content: string): string {
  * `repeatKey` per content, memoised: the fused modes key a few hundred candidates a query, and the
  * same turns come back query after query (the object keeps their content between writes).
  */
-const repeatKeyOf = boundedMemo(20_000, repeatKey, TEXT_MEMO_CHARS);
+const repeatKeyOf = boundedMemo(20_000, repeatKey, MEMO_KEY_CHARS);
 
 /** The list (best first) with each repeat damped, re-sorted; `contentOf` null keeps the score. */
 export function dampRepeats(

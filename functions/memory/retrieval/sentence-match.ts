@@ -1,4 +1,4 @@
-import { boundedMemo, TEXT_MEMO_CHARS } from './bounded-memo.ts';
+import { boundedMemo, MEMO_KEY_CHARS } from './bounded-memo.ts';
 import { cosine } from './embedder.ts';
 import type { Scored } from './fusion.ts';
 import { embedSif } from './sif-embeddings.ts';
@@ -51,4 +51,4 @@ function bestSentence(content: string, query: Float32Array): number {
 const SENTENCE_BREAK = /(?<=[.!?])\s+|\n+/;
 
 /** A sentence's SIF vector, per isolate: 4,096 of 100 floats is 1.6 MB at most. */
-const sentenceVector = boundedMemo(4096, embedSif, TEXT_MEMO_CHARS);
+const sentenceVector = boundedMemo(4096, embedSif, MEMO_KEY_CHARS);

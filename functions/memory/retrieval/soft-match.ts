@@ -2,7 +2,7 @@ import { stemmer } from 'stemmer';
 import type { Scored } from './fusion.ts';
 import { rowOf, sifWeight } from './sif-embeddings.ts';
 import { contentWords, expandContractions, queryWords } from './text.ts';
-import { boundedMemo, TEXT_MEMO_CHARS } from './bounded-memo.ts';
+import { boundedMemo, MEMO_KEY_CHARS } from './bounded-memo.ts';
 import { addRow, wordVectorTable, type WordVectorTable } from './word-vector-table.ts';
 
 /**
@@ -54,7 +54,7 @@ const saidWords = boundedMemo(
   4_096,
   (content: string): Word[] =>
     wordsOf(wordVectorTable(), contentWords(expandContractions(content))),
-  TEXT_MEMO_CHARS,
+  MEMO_KEY_CHARS,
 );
 
 /**

@@ -1,12 +1,5 @@
-import {
-  baseForm,
-  MAX_KEPT_WORD,
-  switchOf,
-  tagAncestry,
-  wordTags,
-  type Inflection,
-} from './lexicon.ts';
-import { boundedMemo } from './bounded-memo.ts';
+import { baseForm, switchOf, tagAncestry, wordTags, type Inflection } from './lexicon.ts';
+import { boundedMemo, MEMO_KEY_CHARS } from './bounded-memo.ts';
 import { CONTRACTED_ENDINGS, NEGATED_STEMS } from './text.ts';
 
 /**
@@ -132,25 +125,21 @@ function readFacts(word: string): WordFacts {
   return { normal, tags, ambiguous, listed: withAncestors(tags) };
 }
 
-/** Words recur, so their facts are kept (a long token, no word of any language, is not). */
-const keptFacts = boundedMemo(20_000, readFacts);
-const factsOf = (word: string): WordFacts =>
-  word.length > MAX_KEPT_WORD ? readFacts(word) : keptFacts(word);
+/** Words recur, so their facts are kept. */
+const factsOf = boundedMemo(20_000, readFacts, MEMO_KEY_CHARS);
 
 const INFLECTIONS: Inflection[] = ['Plural', 'PastTense', 'Gerund', 'PresentTense'];
 
-function readBase(key: string): string {
-  const [word = '', inflection = ''] = key.split('|');
-  const known = INFLECTIONS.find((t) => t === inflection);
-  return known === undefined ? word : baseForm(word, known);
-}
-
 /** The base form of a word by the inflection it carries (remembered: words recur). */
-const keptBases = boundedMemo(20_000, readBase);
-const baseOf = (word: string, inflection: Inflection): string => {
-  const key = `${word}|${inflection}`;
-  return word.length > MAX_KEPT_WORD ? readBase(key) : keptBases(key);
-};
+const baseOf = boundedMemo(
+  20_000,
+  (key: string): string => {
+    const [word = '', inflection = ''] = key.split('|');
+    const known = INFLECTIONS.find((t) => t === inflection);
+    return known === undefined ? word : baseForm(word, known);
+  },
+  MEMO_KEY_CHARS,
+);
 
 /**
  * The root of a word read with these tags and their ancestors (a participle is also past tense):
@@ -161,7 +150,7 @@ function rootOf(word: string, tagged: ReadonlySet<string>): string {
   if (inflection === undefined) return word;
   // An infinitive listed as present tense ("walk") is its own root.
   if (inflection === 'PresentTense' && tagged.has('Infinitive')) return word;
-  return baseOf(word, inflection);
+  return baseOf(`${word}|${inflection}`);
 }
 
 const expanded = new Map<string, ReadonlySet<string>>();

@@ -1,5 +1,5 @@
 import * as chrono from 'chrono-node';
-import { boundedMemo, TEXT_MEMO_CHARS } from './bounded-memo.ts';
+import { boundedMemo, MEMO_KEY_CHARS } from './bounded-memo.ts';
 
 /**
  * Dates as index terms. A turn said on 8 May 2023 that mentions "yesterday" is about 7 May 2023:
@@ -149,7 +149,7 @@ const ANY_REFERENCE = new Date(Date.UTC(2000, 0, 1));
 export const statesATime = boundedMemo(
   4_096,
   (content: string): boolean => timesIn(content, ANY_REFERENCE).length > 0,
-  TEXT_MEMO_CHARS,
+  MEMO_KEY_CHARS,
 );
 
 const UNITS = ['year', 'month', 'day'] as const;
