@@ -20,14 +20,17 @@ export function contentWords(text: string): string[] {
 /**
  * Words a question is made of that say nothing about its answer: the stopwords above plus
  * question, auxiliary and filler words ("would", "might", "much") and the bare letters left by a
- * split contraction. Only the query side drops them; indexing keeps every word.
+ * split contraction. Only the query side drops them; indexing keeps every word. "Happen" is the
+ * frame of "What happened in June?", as "do" is of "What did I do in May?": left in, it made such
+ * a question's one content word and soft-matched any turn near "happened" ("yesterday", "went"),
+ * so a turn of another month could outrank June's (no dev ranking changed when it went).
  */
 export const QUERY_STOPWORDS = new Set([
   ...STOPWORDS,
   ...(
     'am been being would could should might may must shall me my mine us him hers theirs ours ' +
     'yours whom whose if just very really too ever any some much many more most get got go goes ' +
-    'going gone s t d m ll re ve kind sort thing things up out off'
+    'going gone s t d m ll re ve kind sort thing things up out off happen happens happened happening'
   ).split(' '),
 ]);
 
