@@ -1,6 +1,6 @@
 // Memory part of `npm run bench` (also runnable alone: `node scripts/bench/memory.ts`; needs
 // `npm run build`). Through the Worker in workerd (`wrangler dev`, local D1 and Durable Objects,
-// the `local-sif-v1` embeddings), with Orama (`@orama/orama`, in process) as the peer on the
+// the `local-sif-v2` embeddings), with Orama (`@orama/orama`, in process) as the peer on the
 // same corpus and queries in the same run:
 //   (a) batch ingest, facts/s (batches of 100);
 //   (b) query latency p50/p95 per mode at 1,000 and 10,000 facts in one Context;
@@ -131,7 +131,7 @@ class Api {
 
 function oramaDb(): AnyOrama {
   return create({
-    // The dimensions of `local-sif-v1` (SIF_DIMENSIONS): Orama refuses vectors of any other size.
+    // The dimensions of `local-sif-v2` (SIF_DIMENSIONS): Orama refuses vectors of any other size.
     schema: { content: 'string', ref: 'string', embedding: 'vector[100]' } as const,
   });
 }
@@ -346,8 +346,8 @@ export async function runMemoryBench(): Promise<string> {
       '',
       'Command: `npm run bench -- memory` (or `node scripts/bench/memory.ts`), after `npm run build`.',
       'Ours: the Worker under `wrangler dev` (workerd, local D1, one SQLite Durable Object per Context,',
-      '`local-sif-v1` embeddings), measured from Node over HTTP, one request at a time. Peer: Orama',
-      '(`@orama/orama`) in the same Node process on the same corpus, the same `local-sif-v1` vectors and',
+      '`local-sif-v2` embeddings), measured from Node over HTTP, one request at a time. Peer: Orama',
+      '(`@orama/orama`) in the same Node process on the same corpus, the same `local-sif-v2` vectors and',
       'the same queries. Orama has no network hop, no auth, no rate limit and no durable storage, so its',
       'latencies are a floor, not a like-for-like server; `hybrid_graph` has no Orama counterpart.',
       '',

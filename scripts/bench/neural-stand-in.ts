@@ -8,7 +8,7 @@
 //
 // The store runs in this process (the functions `ContextStore` runs, over Node's SQLite), one
 // Context per conversation, turns written as the recall bench writes them. Each run shows the
-// local model (`local-sif-v1`) beside the stand-in on the same questions.
+// local model (`local-sif-v2`) beside the stand-in on the same questions.
 //   --split dev|heldout|all   (default all; a narrower run prints and writes nothing)
 //   --locomo <path>           the public LoCoMo set instead of ours (prints and writes nothing)
 // Embedding every turn once takes a few minutes (about 30 ms a text on two cores).
@@ -137,7 +137,7 @@ function table(title: string, tallies: Tallies): string[] {
   ];
   for (const model of [SIF_MODEL_ID, STAND_IN_MODEL_ID]) {
     for (const mode of MODES) {
-      const label = model === SIF_MODEL_ID ? '`local-sif-v1` (shipped)' : 'USE lite (stand-in)';
+      const label = model === SIF_MODEL_ID ? '`local-sif-v2` (shipped)' : 'USE lite (stand-in)';
       lines.push(
         `| ${label} | ${mode} | ${kinds.map((k) => cell(`${model}|${mode}|${k}`)).join(' | ')} |`,
       );

@@ -74,7 +74,7 @@ export function markdown(
     `${set.stats.questions.toLocaleString('en')} questions (${QUESTION_KINDS.map((k) => `${set.stats.by_kind[k]} ${k}`).join(', ')}), median content-word overlap`,
     `between a question and its gold evidence ${set.stats.median_overlap}. Each conversation is written turn by turn as facts`,
     '(`"<Speaker>: <text>"`, with `valid_from`, `session` and `position`) into its own Context through',
-    '`POST /api/v1/{ctx}/facts/batch` of the Worker under `wrangler dev` (local provider, `local-sif-v1`',
+    '`POST /api/v1/{ctx}/facts/batch` of the Worker under `wrangler dev` (local provider, `local-sif-v2`',
     `embeddings, offline); every question is asked with k = ${K}. \`default\` sends no mode. MiniSearch 7 and`,
     'Orama 3 index the same turns in process with their defaults (full-text; Orama without vectors).',
     '',

@@ -1,7 +1,7 @@
 // Vector-mode recall@10 of the local embedders, in process, in seconds rather than the recall
 // bench's minutes: `node scripts/word-vectors/vector-recall.ts [dev|heldout]` (default dev; tune
 // on dev only). It computes what the vector mode computes (cosine top 10 over each conversation's
-// turns, written as "<Speaker>: <text>"), for `local-sif-v1` and `local-hash-v1`, so a change to
+// turns, written as "<Speaker>: <text>"), for `local-sif-v2` and `local-hash-v1`, so a change to
 // the word-vector table or the composition can be judged before the full `npm run bench -- recall`.
 import { readFileSync } from 'node:fs';
 import { cosine } from '../../functions/memory/retrieval/embedder.ts';
@@ -43,7 +43,7 @@ function recall(embed: (text: string) => Float32Array): Record<string, number> {
 console.log(`vector recall@${K}, ${split} split (${conversations.length} conversations)`);
 console.log(`| model | all | ${QUESTION_KINDS.join(' | ')} |`);
 for (const [name, embed] of [
-  ['local-sif-v1', embedSif],
+  ['local-sif-v2', embedSif],
   ['local-hash-v1', (t: string) => embedHashed(t)],
 ] as const) {
   const r = recall(embed);

@@ -8,7 +8,7 @@ export const LOCAL_TEXT_MODEL = 'local-extractive-v1';
 
 /**
  * Deterministic and offline. Embeddings are shipped word vectors composed with SIF weights
- * (`local-sif-v1`, retrieval/sif-embeddings.ts); text "completion"
+ * (`local-sif-v2`, retrieval/sif-embeddings.ts); text "completion"
  * only ever quotes lines of its own prompt (the memory it was handed) that best match the last
  * user message, so it cannot invent. Inference code does not prompt it at all (`generative` is
  * false): it runs the extractive algorithms directly and labels their output as extractive.

@@ -35,7 +35,7 @@ export interface FusionWeights {
  * add recall; the local hashing vectors and pseudo-relevance feedback cost recall on paraphrased
  * questions, so they get zero or token weights. Neighbour turns and session scores cost recall
  * while the set's turns were far shorter than real chat's and gain since they are as long (the
- * `local-sif-v1` weights below).
+ * local SIF weights below).
  */
 const HASH_WEIGHTS: FusionWeights = {
   bm25: 1,
@@ -50,7 +50,8 @@ const HASH_WEIGHTS: FusionWeights = {
 };
 
 /**
- * `local-sif-v1` (shipped GloVe word vectors, SIF-composed): on the dev split its vector arm alone
+ * The local SIF model (shipped GloVe word vectors, SIF-composed; `local-sif-v2` since they are
+ * retrofitted to WordNet, which kept these weights, docs/retrieval.md): on the dev split its vector arm alone
  * scores above bm25 (recall@10 0.38 vs 0.32) and finds paraphrases bm25 cannot, so it gets a
  * real share. The soft-matching arm, over the same word vectors, is the strongest arm of all on
  * paraphrased questions (dev hybrid 0.531 -> 0.639 with it at 3); weights above 3 gained a little

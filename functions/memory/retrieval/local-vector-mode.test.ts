@@ -20,8 +20,8 @@ describe('vector mode with the local model: best sentence plus word-by-word matc
       1,
       'Maya: Rolled my ankle last week coming down the steps at the Downs. Crutches for a fortnight.',
     ],
-    // A sentence whose average lies nearer the question's ("What did … do"), about nothing in it.
-    [2, 'Maya: Saw Wet Leg at the Leadmill last Friday. They played for nearly three hours.'],
+    // A sentence whose average lies nearer the question's ("did … her"), about another joint.
+    [2, 'Maya: She did her knee in at the gym, so she is limping about.'],
     [
       3,
       'Maya: Went to the Downs with my sister at the weekend, we walked for hours and it did us both good.',

@@ -3,7 +3,7 @@ import { bestSentenceRanked } from './sentence-match.ts';
 import { softMatchRanked } from './soft-match.ts';
 
 /**
- * `vector` mode with the local model (`local-sif-v1`): each candidate of the stored vectors' list
+ * `vector` mode with the local model (`local-sif-v2`): each candidate of the stored vectors' list
  * scores its best-sentence cosine (sentence-match.ts) plus its soft-match score (soft-match.ts):
  * every question word's best cosine against the item's words, over the same word vectors. The
  * first compares one averaged vector with another; the second is late interaction, word against

@@ -13,11 +13,11 @@ import { wordVectorTable } from './word-vector-table.ts';
 
 const similarity = (a: string, b: string) => cosine(embedSif(a), embedSif(b));
 
-describe('local-sif-v1 embeddings', () => {
+describe('local-sif-v2 embeddings', () => {
   it('are deterministic, 100-dimensional and L2-normalised', async () => {
     const [a, b] = await sifEmbedder.embed(['Alice likes green tea', 'Alice likes green tea']);
     expect(sifEmbedder.modelId).toBe(SIF_MODEL_ID);
-    expect(SIF_MODEL_ID).toBe('local-sif-v1');
+    expect(SIF_MODEL_ID).toBe('local-sif-v2');
     expect(a?.length).toBe(SIF_DIMENSIONS);
     expect(SIF_DIMENSIONS).toBe(100);
     expect(Array.from(a ?? [])).toEqual(Array.from(b ?? []));

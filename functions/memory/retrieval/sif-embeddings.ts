@@ -4,14 +4,20 @@ import { addRow, wordVectorTable, type WordVectorTable } from './word-vector-tab
 import { WORD_VECTOR_DIMENSIONS } from './word-vectors.generated.ts';
 
 /**
- * The local provider's embedding model: general-purpose English word vectors (GloVe, shipped in
- * the bundle, see word-vector-table.ts) composed into a sentence vector with smooth inverse
- * frequency weights (Arora, Liang & Ma, "A Simple but Tough-to-Beat Baseline for Sentence
- * Embeddings", 2017). Unlike the hashed n-grams of `local-hash-v1`, it puts "dog" near "beagle" and
- * "job" near "bookshop manager", which is what a paraphrased question needs from the vector arm.
- * Deterministic, offline, no per-Context state: the same text always gets the same vector.
+ * The local provider's embedding model: general-purpose English word vectors (GloVe retrofitted to
+ * WordNet, shipped in the bundle, see word-vector-table.ts) composed into a sentence vector with
+ * smooth inverse frequency weights (Arora, Liang & Ma, "A Simple but Tough-to-Beat Baseline for
+ * Sentence Embeddings", 2017). Unlike the hashed n-grams of `local-hash-v1`, it puts "dog" near
+ * "beagle" and "job" near "bookshop manager", which is what a paraphrased question needs from the
+ * vector arm. Deterministic, offline, no per-Context state: the same text always gets the same
+ * vector.
+ *
+ * The id names the table: `local-sif-v1` was plain GloVe; `local-sif-v2` is the same words
+ * retrofitted to WordNet (docs/retrieval.md, twenty-first round). Vectors of two tables are not
+ * comparable, so a Context holding `local-sif-v1` vectors answers in bm25 until the `reembed` job
+ * has rewritten them, like any change of model.
  */
-export const SIF_MODEL_ID = 'local-sif-v1';
+export const SIF_MODEL_ID = 'local-sif-v2';
 export const SIF_DIMENSIONS = WORD_VECTOR_DIMENSIONS;
 
 /** SIF's `a`: the paper's recommended 1e-3 (not tuned on our benchmark). */

@@ -4,8 +4,9 @@ import { createMemoryApp } from '../../../functions/memory/app.ts';
 import { setObjectDeps } from '../../../functions/memory/context-object/object-deps.ts';
 import { createDeps } from '../../../functions/memory/operations/create-deps.ts';
 import { reembedContext } from '../../../functions/memory/operations/reembed.ts';
+import type { Embedder } from '../../../functions/memory/retrieval/embedder.ts';
 import { hashEmbedder } from '../../../functions/memory/retrieval/local-embeddings.ts';
-import { SIF_MODEL_ID } from '../../../functions/memory/retrieval/sif-embeddings.ts';
+import { embedSif, SIF_MODEL_ID } from '../../../functions/memory/retrieval/sif-embeddings.ts';
 import { createContext, json, MANAGEMENT_KEY } from './model-api.ts';
 
 interface QueryResponse {
@@ -14,13 +15,30 @@ interface QueryResponse {
   results: { content: string }[];
 }
 
-// A Context written before `local-sif-v1` holds `local-hash-v1` vectors. After the upgrade it
-// must keep answering (bm25, with a note, while the reembed job catches up), and once re-embedded
-// its vector mode must find what the new model is for: a paraphrase sharing no word.
-describe('upgrading the local embedding model from local-hash-v1 to local-sif-v1', () => {
+/**
+ * The table before the retrofitted one, as far as a deployment can tell: vectors stored under the
+ * id `local-sif-v1`. Its own vectors are gone with its table; what matters here is that they carry
+ * an id the current model does not have.
+ */
+const sifV1Embedder: Embedder = {
+  modelId: 'local-sif-v1',
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    return texts.map((t) => embedSif(t));
+  },
+};
+
+// A Context written by an earlier local model holds its vectors: `local-hash-v1` (hashed n-grams)
+// or `local-sif-v1` (plain GloVe, before the WordNet retrofit). After the upgrade it must keep
+// answering (bm25, with a note, while the reembed job catches up), and once re-embedded its vector
+// mode must find what the new model is for: a paraphrase sharing no word.
+describe.each([
+  { from: 'local-hash-v1', embedder: hashEmbedder },
+  { from: 'local-sif-v1', embedder: sifV1Embedder },
+])(`upgrading the local embedding model from $from to ${SIF_MODEL_ID}`, ({ from, embedder }) => {
   afterEach(() => setObjectDeps(null));
   it('keeps an existing Context answering, then re-embeds it and finds paraphrases', async () => {
-    const ctx = 'models-local-upgrade';
+    expect(embedder.modelId).toBe(from);
+    const ctx = `models-local-upgrade-${from}`;
     await createContext(ctx);
     const request = (app: ReturnType<typeof createMemoryApp>, path: string, body: unknown) =>
       app.request(
@@ -35,10 +53,10 @@ describe('upgrading the local embedding model from local-hash-v1 to local-sif-v1
         },
         env,
       );
-    // Written by a deployment still on the hashing model (writes run in the Context's object, so
-    // the old model is wired there as well as in the Worker).
-    setObjectDeps((e, wiring) => createDeps(e, { ...wiring, embedder: hashEmbedder }));
-    const before = createMemoryApp({ deps: (e) => createDeps(e, { embedder: hashEmbedder }) });
+    // Written by a deployment still on the old model (writes run in the Context's object, so the
+    // old model is wired there as well as in the Worker).
+    setObjectDeps((e, wiring) => createDeps(e, { ...wiring, embedder }));
+    const before = createMemoryApp({ deps: (e) => createDeps(e, { embedder }) });
     for (const content of [
       'We adopted a beagle puppy from the shelter on Saturday',
       'The quarterly budget meeting ran late again',
@@ -55,7 +73,8 @@ describe('upgrading the local embedding model from local-hash-v1 to local-sif-v1
       200,
     );
     expect(during.mode).toBe('bm25');
-    expect(during.note).toMatch(/3 item\(s\) are not yet embedded with local-sif-v1/);
+    expect(during.note).toContain(`3 item(s) are not yet embedded with ${SIF_MODEL_ID}`);
+    expect(SIF_MODEL_ID).toBe('local-sif-v2');
     expect(during.results[0]?.content).toContain('beagle puppy');
 
     expect(await reembedContext(createDeps(env), ctx)).toBe(0);

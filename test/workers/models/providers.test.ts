@@ -184,7 +184,7 @@ describe('provider selection by AI_PROVIDER', () => {
     expect(provider).toMatchObject({
       name: 'local',
       generative: false,
-      embeddingModel: 'local-sif-v1',
+      embeddingModel: 'local-sif-v2',
     });
     const [a, b] = (await provider.embed(['Maya lives in Lisbon', 'Maya lives in Lisbon'])).vectors;
     expect(Array.from(a ?? [])).toEqual(Array.from(b ?? []));
@@ -215,7 +215,7 @@ describe('provider selection by AI_PROVIDER', () => {
 
   it('adapts a provider to the memory core Embedder with normalised vectors', async () => {
     const embedder = embedderOf(localProvider());
-    expect(embedder.modelId).toBe('local-sif-v1');
+    expect(embedder.modelId).toBe('local-sif-v2');
     const [v] = await embedder.embed(['hello world']);
     const norm = Math.sqrt(Array.from(v ?? []).reduce((s, x) => s + x * x, 0));
     expect(norm).toBeCloseTo(1, 5);
