@@ -169,7 +169,7 @@ export function markdown(
         : `| ${system} | n/a | n/a | 0 |`;
     }),
     '',
-    'Ours is an HTTP round trip to `wrangler dev` (auth, D1 lookups, one Durable Object RPC); the peers',
+    'Ours is an HTTP round trip to `wrangler dev` (auth, then one Durable Object RPC that checks the key and runs the query; no D1 call); the peers',
     'are in-process calls on one conversation’s index (about 500 turns), so their latency is a floor,',
     'not a like-for-like server.',
   );
