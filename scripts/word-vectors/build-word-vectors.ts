@@ -17,6 +17,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { installedPackage } from './installed-package.ts';
 import { retrofit } from './retrofit.ts';
 import { loadWordNet, WORDNET_PACKAGE, wordNetNeighbours, type WordNet } from './wordnet.ts';
 
@@ -47,10 +48,8 @@ export interface PackagedVectors {
 const TOKEN = /^[a-z][a-z0-9]*$|^[0-9]+$/;
 
 export function loadPackagedVectors(): { data: PackagedVectors; version: string } {
-  const require = createRequire(import.meta.url);
-  const packageJson = require.resolve(`${PACKAGE}/package.json`);
-  const { version } = JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string };
-  const file = require.resolve(PACKAGE);
+  const { version } = installedPackage(PACKAGE);
+  const file = createRequire(import.meta.url).resolve(PACKAGE);
   return { data: JSON.parse(readFileSync(file, 'utf8')) as PackagedVectors, version };
 }
 

@@ -25,20 +25,22 @@ export function retrofit(
 ): Float64Array[] {
   const norms = vectors.map((v) => Math.hypot(...v));
   const unit = vectors.map((v, row) => v.map((x) => x / ((norms[row] ?? 0) || 1)));
-  let current = unit.map((v) => Float64Array.from(v));
+  // Words without neighbours never change, so a pass builds new vectors only for the others and
+  // shares the rest with the pass before (each pass reads the one before, as in the paper).
+  let current: readonly Float64Array[] = unit;
   for (let pass = 0; pass < options.iterations; pass++) {
-    const next = current.map((v) => Float64Array.from(v));
+    const next = [...current];
     for (const [row, near] of neighbours) {
       const own = unit[row];
-      const out = next[row];
-      if (!own || !out || near.length === 0) continue;
+      if (!own || near.length === 0) continue;
       const sum = own.map((x) => x * options.alpha);
       for (const other of near) {
         const v = current[other];
         if (v)
           for (let d = 0; d < sum.length; d++) sum[d] = (sum[d] ?? 0) + (v[d] ?? 0) / near.length;
       }
-      for (let d = 0; d < sum.length; d++) out[d] = (sum[d] ?? 0) / (options.alpha + 1);
+      for (let d = 0; d < sum.length; d++) sum[d] = (sum[d] ?? 0) / (options.alpha + 1);
+      next[row] = sum;
     }
     current = next;
   }

