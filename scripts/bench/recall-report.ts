@@ -58,18 +58,32 @@ function readBaseline(): RecallReport | null {
 }
 const ms = (n: number) => n.toFixed(n < 10 ? 2 : 1);
 
+/** Where the set came from, for the report's first lines. */
+export type SetSource = { kind: 'committed' } | { kind: 'seed'; seed: number } | { kind: 'locomo' };
+
+function describeSource(source: SetSource, seed: number): string {
+  switch (source.kind) {
+    case 'committed':
+      return `Set: \`test/fixtures/recall-conversations/recall-set.json\` (seed ${seed}; regenerate with \`npm exec -- node test/fixtures/recall-conversations/generate.ts\`)`;
+    case 'seed':
+      return `Set: generated in memory by \`test/fixtures/recall-conversations/generate.ts\` with seed ${source.seed} (\`--seed\`), not the committed set: conversations nobody has tuned on`;
+    case 'locomo':
+      return 'Set: LoCoMo (`--locomo`), the public outside check, never tuned on';
+  }
+}
+
 /** withBaseline: false when only some conversations ran, so the baseline is not like-for-like. */
 export function markdown(
   report: RecallReport,
   systems: string[],
   set: RecallSet,
   withBaseline: boolean,
+  source: SetSource = { kind: 'committed' },
 ): string {
   const lines = [
     '## Recall on long conversations',
     '',
-    `Command: \`${report.command}\` (after \`npm run build\`). Set: \`test/fixtures/recall-conversations/recall-set.json\``,
-    `(seed ${report.set.seed}; regenerate with \`npm exec -- node test/fixtures/recall-conversations/generate.ts\`):`,
+    `Command: \`${report.command}\` (after \`npm run build\`). ${describeSource(source, report.set.seed)}:`,
     `${set.stats.conversations} conversations between two friends, ${set.stats.turns.toLocaleString('en')} turns in dated sessions over six to seven and a half months,`,
     `${set.stats.questions.toLocaleString('en')} questions (${QUESTION_KINDS.map((k) => `${set.stats.by_kind[k]} ${k}`).join(', ')}), median content-word overlap`,
     `between a question and its gold evidence ${set.stats.median_overlap}. Each conversation is written turn by turn as facts`,

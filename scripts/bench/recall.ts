@@ -14,14 +14,19 @@
 //   --limit-conversations <N>      only the first N conversations of each split, for a quick run
 //   --locomo <path>                the public LoCoMo set instead of ours (locomo10.json or its folder
 //                                  of per-conversation files), all of it as one outside-check split
-// A run narrowed by --split, --modes or --limit-conversations prints its figures but does not
-// rewrite the section of docs/BENCHMARKS.md, which always shows the whole set.
+//   --seed <N>                     a set generated in memory with this seed instead of the committed
+//                                  one: conversations and questions nobody has tuned on, to check
+//                                  that the figures hold beyond the committed set
+// A run narrowed by --split, --modes or --limit-conversations, or run on another set, prints its
+// figures but does not rewrite the section of docs/BENCHMARKS.md, which always shows the whole
+// committed set.
 import { execSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { create, insertMultiple, search, type AnyOrama } from '@orama/orama';
 import MiniSearch from 'minisearch';
 import {
+  generateRecallSet,
   QUESTION_KINDS,
   type Conversation,
   type Question,
@@ -54,6 +59,8 @@ export interface RecallOptions {
   limitConversations: number | null;
   /** Path of the LoCoMo data: an outside check, never tuned on. */
   locomo: string | null;
+  /** Generate the set with this seed instead of reading the committed one. */
+  seed: number | null;
 }
 
 /** Parses the flags above; throws with a usage line on anything else. */
@@ -64,9 +71,10 @@ export function parseRecallArgs(args: string[]): RecallOptions {
     json: null,
     limitConversations: null,
     locomo: null,
+    seed: null,
   };
   const usage =
-    'usage: recall [--split dev|heldout|all] [--modes default,bm25,vector,hybrid,hybrid_graph] [--json <file>] [--limit-conversations N] [--locomo <path>]';
+    'usage: recall [--split dev|heldout|all] [--modes default,bm25,vector,hybrid,hybrid_graph] [--json <file>] [--limit-conversations N] [--locomo <path>] [--seed N]';
   for (let i = 0; i < args.length; i++) {
     const flag = args[i];
     const value = args[i + 1];
@@ -92,6 +100,13 @@ export function parseRecallArgs(args: string[]): RecallOptions {
     } else if (flag === '--locomo' && value) {
       options.locomo = value;
       options.splits = ['heldout'];
+      i++;
+    } else if (flag === '--seed' && value) {
+      const seed = Number(value);
+      // mulberry32 takes a 32-bit unsigned seed.
+      if (!Number.isInteger(seed) || seed < 0 || seed > 0xffff_ffff)
+        throw new Error(`--seed needs an integer from 0 to 4294967295\n${usage}`);
+      options.seed = seed;
       i++;
     } else if (flag !== 'recall') {
       throw new Error(`unexpected argument ${flag ?? ''}\n${usage}`);
@@ -278,14 +293,18 @@ async function oramaOf(turns: Turn[]): Promise<AnyOrama> {
  */
 export async function runRecallBench(args: string[] = []): Promise<string | null> {
   const options = parseRecallArgs(args);
+  if (options.locomo !== null && options.seed !== null)
+    throw new Error('--locomo and --seed name two different sets: pass one');
   const set = options.locomo
     ? loadLocomo(options.locomo)
-    : (JSON.parse(
-        readFileSync(
-          new URL('../../test/fixtures/recall-conversations/recall-set.json', import.meta.url),
-          'utf8',
-        ),
-      ) as RecallSet);
+    : options.seed !== null
+      ? generateRecallSet(options.seed)
+      : (JSON.parse(
+          readFileSync(
+            new URL('../../test/fixtures/recall-conversations/recall-set.json', import.meta.url),
+            'utf8',
+          ),
+        ) as RecallSet);
   const conversations = new Map<Split, Conversation[]>();
   for (const split of options.splits) {
     const ids = set.split[split];
@@ -434,13 +453,19 @@ export async function runRecallBench(args: string[] = []): Promise<string | null
     report,
     systems,
     set,
-    options.limitConversations === null && options.locomo === null,
+    options.limitConversations === null && options.locomo === null && options.seed === null,
+    options.locomo !== null
+      ? { kind: 'locomo' }
+      : options.seed !== null
+        ? { kind: 'seed', seed: options.seed }
+        : { kind: 'committed' },
   );
   const partial =
     options.splits.length < SPLITS.length ||
     options.modes.length < MODES.length ||
     options.limitConversations !== null ||
-    options.locomo !== null;
+    options.locomo !== null ||
+    options.seed !== null;
   if (!partial) return text;
   console.log(text);
   console.log('recall: partial run (flags narrowed it), docs/BENCHMARKS.md left as it was');
