@@ -2,6 +2,7 @@
 // question kind, against the committed baseline, with query latency.
 import { readFileSync } from 'node:fs';
 import {
+  DEFAULT_SEED,
   QUESTION_KINDS,
   type RecallSet,
 } from '../../test/fixtures/recall-conversations/generate.ts';
@@ -66,7 +67,9 @@ function describeSource(source: SetSource, seed: number): string {
     case 'committed':
       return `Set: \`test/fixtures/recall-conversations/recall-set.json\` (seed ${seed}; regenerate with \`npm exec -- node test/fixtures/recall-conversations/generate.ts\`)`;
     case 'seed':
-      return `Set: generated in memory by \`test/fixtures/recall-conversations/generate.ts\` with seed ${source.seed} (\`--seed\`), not the committed set: conversations nobody has tuned on`;
+      return source.seed === DEFAULT_SEED
+        ? `Set: generated in memory by \`test/fixtures/recall-conversations/generate.ts\` with seed ${source.seed} (\`--seed\`), the committed set's own`
+        : `Set: generated in memory by \`test/fixtures/recall-conversations/generate.ts\` with seed ${source.seed} (\`--seed\`), not the committed set: conversations nobody has tuned on`;
     case 'locomo':
       return 'Set: LoCoMo (`--locomo`), the public outside check, never tuned on';
   }

@@ -468,7 +468,9 @@ export async function runRecallBench(args: string[] = []): Promise<string | null
     options.seed !== null;
   if (!partial) return text;
   console.log(text);
-  console.log('recall: partial run (flags narrowed it), docs/BENCHMARKS.md left as it was');
+  console.log(
+    'recall: partial run (flags narrowed it or chose another set), docs/BENCHMARKS.md left as it was',
+  );
   return null;
 }
 
