@@ -60,7 +60,8 @@ function readBaseline(): RecallReport | null {
 const ms = (n: number) => n.toFixed(n < 10 ? 2 : 1);
 
 /** Where the set came from, for the report's first lines. */
-export type SetSource = { kind: 'committed' } | { kind: 'seed'; seed: number } | { kind: 'locomo' };
+export type SetSource =
+  { kind: 'committed' } | { kind: 'seed'; seed: number } | { kind: 'locomo'; path: string };
 
 function describeSource(source: SetSource, seed: number): string {
   switch (source.kind) {

@@ -41,6 +41,7 @@ import {
   markdown,
   SPLITS,
   type RecallReport,
+  type SetSource,
   type Scores,
   type Split,
 } from './recall-report.ts';
@@ -287,24 +288,39 @@ async function oramaOf(turns: Turn[]): Promise<AnyOrama> {
   return db;
 }
 
+/** Which set the flags name: LoCoMo, one generated from a seed, or the committed file. */
+function setSourceOf(options: RecallOptions): SetSource {
+  if (options.locomo !== null && options.seed !== null)
+    throw new Error('--locomo and --seed name two different sets: pass one');
+  if (options.locomo !== null) return { kind: 'locomo', path: options.locomo };
+  if (options.seed !== null) return { kind: 'seed', seed: options.seed };
+  return { kind: 'committed' };
+}
+
+function loadSet(source: SetSource): RecallSet {
+  switch (source.kind) {
+    case 'locomo':
+      return loadLocomo(source.path);
+    case 'seed':
+      return generateRecallSet(source.seed);
+    case 'committed':
+      return JSON.parse(
+        readFileSync(
+          new URL('../../test/fixtures/recall-conversations/recall-set.json', import.meta.url),
+          'utf8',
+        ),
+      ) as RecallSet;
+  }
+}
+
 /**
  * Runs the bench; returns the markdown section, or null (after printing it) when the flags
  * narrowed the run, so a tuning run never replaces the documented figures of the whole set.
  */
 export async function runRecallBench(args: string[] = []): Promise<string | null> {
   const options = parseRecallArgs(args);
-  if (options.locomo !== null && options.seed !== null)
-    throw new Error('--locomo and --seed name two different sets: pass one');
-  const set = options.locomo
-    ? loadLocomo(options.locomo)
-    : options.seed !== null
-      ? generateRecallSet(options.seed)
-      : (JSON.parse(
-          readFileSync(
-            new URL('../../test/fixtures/recall-conversations/recall-set.json', import.meta.url),
-            'utf8',
-          ),
-        ) as RecallSet);
+  const source = setSourceOf(options);
+  const set = loadSet(source);
   const conversations = new Map<Split, Conversation[]>();
   for (const split of options.splits) {
     const ids = set.split[split];
@@ -453,19 +469,14 @@ export async function runRecallBench(args: string[] = []): Promise<string | null
     report,
     systems,
     set,
-    options.limitConversations === null && options.locomo === null && options.seed === null,
-    options.locomo !== null
-      ? { kind: 'locomo' }
-      : options.seed !== null
-        ? { kind: 'seed', seed: options.seed }
-        : { kind: 'committed' },
+    options.limitConversations === null && source.kind === 'committed',
+    source,
   );
   const partial =
     options.splits.length < SPLITS.length ||
     options.modes.length < MODES.length ||
     options.limitConversations !== null ||
-    options.locomo !== null ||
-    options.seed !== null;
+    source.kind !== 'committed';
   if (!partial) return text;
   console.log(text);
   console.log(
