@@ -41,6 +41,11 @@ export const SKIPPED_TABLES = new Set([
   '_access_keys',
   '_access_context',
   '_rate_windows',
+  // Derived from items and vectors (schema/vector-index.ts): rebuilt, never restored.
+  '_counts',
+  '_vector_gens',
+  '_vector_lists',
+  '_vector_postings',
 ]);
 // SQLite's own tables, the runtime's (`_cf_KV`) and the local simulator's (`__miniflare_do_name`).
 const PLATFORM_PREFIXES = ['sqlite_', '_cf_', '__'];

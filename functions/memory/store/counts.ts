@@ -1,3 +1,4 @@
+import { hasTable } from './schema-facts.ts';
 /**
  * Values a search derives from the database that stay true until its next write: the row counts
  * it needs (the Context's items; items lacking a vector of the query's model), what it reads of
@@ -34,6 +35,11 @@ export class KeptUntilWrite<T> {
     return value;
   }
 
+  /** The value kept now, whether or not it is still current (for its size, or to clear it). */
+  peek(sql: SqlStorage): T | undefined {
+    return this.kept.get(sql)?.value;
+  }
+
   /** Forgets what every kind keeps of `sql`. */
   static forget(sql: SqlStorage): void {
     for (const kind of KeptUntilWrite.all) kind.kept.delete(sql);
@@ -53,4 +59,15 @@ export function countedSinceLastWrite(sql: SqlStorage, key: string, count: () =>
     known.set(key, value);
   }
   return value;
+}
+
+/**
+ * A row count kept by the `_counts` triggers (schema step 12: `items`, `vectors:<model id>`), or
+ * `fallback()` below that step. One indexed row instead of counting a whole index after every
+ * write: what lets a search after a bulk write at a million facts start at once.
+ */
+export function keptCount(sql: SqlStorage, key: string, fallback: () => number): number {
+  if (!hasTable(sql, '_counts')) return fallback();
+  const row = sql.exec<{ n: number }>('SELECT n FROM _counts WHERE key = ?', key).toArray()[0];
+  return row?.n ?? 0;
 }

@@ -1,5 +1,6 @@
 import { lensMatches } from '../scopes/lens.ts';
-import { countedSinceLastWrite } from './counts.ts';
+import { countedSinceLastWrite, keptCount } from './counts.ts';
+import { hasTable } from './schema-facts.ts';
 import { getItemRow, insertItems, toRecord, type ItemRow } from './items.ts';
 import type { ItemRecord, NewItem } from './types.ts';
 import { mayClose } from './validity.ts';
@@ -266,16 +267,18 @@ export function turnExtraction(
  * items without one of `modelId` are all items minus that model's vectors.
  */
 export function countStaleVectors(sql: SqlStorage, modelId: string): number {
-  return countedSinceLastWrite(
-    sql,
-    `stale vectors ${modelId}`,
-    () =>
-      sql
-        .exec<{ n: number }>(
-          `SELECT MAX(0, (SELECT COUNT(*) FROM items)
-                       - (SELECT COUNT(*) FROM item_vectors WHERE model_id = ?)) AS n`,
-          modelId,
+  return countedSinceLastWrite(sql, `stale vectors ${modelId}`, () =>
+    hasTable(sql, '_counts')
+      ? Math.max(
+          0,
+          keptCount(sql, 'items', () => 0) - keptCount(sql, `vectors:${modelId}`, () => 0),
         )
-        .one().n,
+      : sql
+          .exec<{ n: number }>(
+            `SELECT MAX(0, (SELECT COUNT(*) FROM items)
+                           - (SELECT COUNT(*) FROM item_vectors WHERE model_id = ?)) AS n`,
+            modelId,
+          )
+          .one().n,
   );
 }

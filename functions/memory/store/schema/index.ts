@@ -10,6 +10,7 @@ import { accessCache } from './access-cache.ts';
 import { turnTime } from './turn-time.ts';
 import { answerTypeTermsStep } from './answer-type-terms.ts';
 import { placeTermsStep } from './place-terms.ts';
+import { vectorIndexStep } from './vector-index.ts';
 
 /** Every per-Context schema step, in order. Append new versions; never reorder or edit. */
 export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
@@ -24,6 +25,7 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
   turnTime,
   answerTypeTermsStep,
   placeTermsStep,
+  vectorIndexStep,
 ];
 
 export const LATEST_SCHEMA_VERSION = SCHEMA_MIGRATIONS.length;
