@@ -99,6 +99,8 @@ const settingsSchema = z.object({
   OPENAI_TEXT_MODEL: modelName('OpenAI-compatible text model'),
   OPENAI_EMBEDDING_MODEL: modelName('OpenAI-compatible embedding model'),
   MAX_UPLOAD_BYTES: wholeNumber('default per-file upload limit in bytes'),
+  // Read by each Context's object (store/memory-budget.ts); checked here so a bad value is named.
+  CONTEXT_MEMORY_BUDGET_KIB: wholeNumber('memory budget of one Context object in KiB').optional(),
   MEMORY_BOOTSTRAP_KEY: z.unknown().superRefine((v, ctx) => {
     const problem = bootstrapKeyProblem(typeof v === 'string' ? v : undefined);
     if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });

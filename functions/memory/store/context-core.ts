@@ -36,6 +36,11 @@ import type {
 import { usage } from './usage.ts';
 import { withSupersession } from './validity.ts';
 import { VectorCache } from './vectors.ts';
+import { setBudgetLimit } from './memory-budget.ts';
+import { LATEST_SCHEMA_VERSION } from './schema/index.ts';
+
+/** Delay before the vector index's next background step. */
+const ALARM_DELAY_MS = 10;
 
 /** Completes an idempotent write in the same transaction as the write itself. */
 export interface IdempotentWrite {
@@ -53,6 +58,24 @@ export interface IdempotentWrite {
 export class ContextCore extends DurableObject<Env> {
   protected readonly vectors = new VectorCache();
   protected version: number | null = null;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    const kib = Number(env.CONTEXT_MEMORY_BUDGET_KIB);
+    if (Number.isFinite(kib) && kib > 0) setBudgetLimit(ctx.storage.sql, kib * 1024);
+    // The index's background steps run in an alarm. Asked for inside a write's transaction, so
+    // set once the transaction is over (a rolled-back write leaves an alarm with nothing to do).
+    this.vectors.setScheduler(() =>
+      queueMicrotask(() => void ctx.storage.setAlarm(Date.now() + ALARM_DELAY_MS)),
+    );
+  }
+
+  /** One background step of the vector index (store/vector-ivf.ts); again while work remains. */
+  override async alarm(): Promise<void> {
+    if (this.currentVersion() < LATEST_SCHEMA_VERSION) return;
+    const more = this.atomically(() => this.vectors.maintain(this.sql));
+    if (more) await this.ctx.storage.setAlarm(Date.now() + ALARM_DELAY_MS);
+  }
 
   protected get sql(): SqlStorage {
     return this.ctx.storage.sql;

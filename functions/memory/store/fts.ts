@@ -3,6 +3,7 @@ import { queryWords } from '../retrieval/text.ts';
 import { KeptUntilWrite } from './counts.ts';
 import { ftsToken } from './fts-tokens.ts';
 import { jsonBatches } from './json-batches.ts';
+import { budgetOf } from './memory-budget.ts';
 import { noteFtsWrite, postingsIndex } from './postings-cache.ts';
 import type { PostingsIndex } from './postings-index.ts';
 
@@ -240,6 +241,11 @@ export function documentFrequencies(sql: SqlStorage, stems: string[]): Map<strin
 function vocabularyFrequencies(sql: SqlStorage, stems: string[]): Map<string, number> {
   const df = frequencies.get(sql);
   if (df.size >= FREQUENCY_CACHE_MAX) df.clear();
+  // The `frequencies` part of the Context's memory budget: a map entry and a short string a stem.
+  budgetOf(sql).register('frequencies', {
+    bytes: () => (frequencies.peek(sql)?.size ?? 0) * 64,
+    drop: () => frequencies.peek(sql)?.clear(),
+  });
   const out = new Map<string, number>();
   const unknown: string[] = [];
   for (const stem of new Set(stems)) {

@@ -1,4 +1,5 @@
 import { ftsTokens } from './fts-tokens.ts';
+import { budgetOf } from './memory-budget.ts';
 import { PostingsIndex, type RowTokens } from './postings-index.ts';
 
 /**
@@ -21,6 +22,11 @@ import { PostingsIndex, type RowTokens } from './postings-index.ts';
  *   second search the index could have served (a Context asked once after its object wakes pays
  *   nothing), again after it was dropped. A Context with text outside what fts-tokens.ts mirrors
  *   cannot have one; it is asked again after many more searches (the text may have been deleted).
+ * - **Memory.** The index is the `postings` part of the Context's memory budget (memory-budget.ts).
+ *   It is built only when its estimated size fits (FTS5's averages record gives the rows and
+ *   tokens before anything is read); one that grows past that, or that the budget drops to make
+ *   room, goes, and FTS5 ranks from disk with the same formula (the same rows in the same order).
+ *   A large Context never builds it, so nothing proportional to its size runs on wake.
  */
 
 /** Searches FTS5 serves before the index is (re)built. */
@@ -189,13 +195,20 @@ export function postingsIndex(sql: SqlStorage): PostingsIndex | null {
   const { index } = state;
   if (index && state.structure && sameBytes(state.structure, structure)) {
     // Nothing committed since the check; fts.ts writes not yet committed are FTS5's to answer.
-    return state.dirty ? null : index;
+    if (state.dirty) return null;
+    budgetOf(sql).touch('postings');
+    return index;
   }
   if (index) {
     state.dirty = false;
     const outcome = catchUp(sql, state, index);
+    if (outcome === 'ok' && !budgetOf(sql).fits(index.bytes)) {
+      dropIndex(state);
+      return null;
+    }
     if (outcome === 'ok') {
       state.structure = structure;
+      budgetOf(sql).touch('postings');
       return index;
     }
     state.index = null;
@@ -203,6 +216,13 @@ export function postingsIndex(sql: SqlStorage): PostingsIndex | null {
     state.misses = missesAfter(outcome);
   }
   if (++state.misses < BUILD_AFTER) return null;
+  const budget = budgetOf(sql);
+  const [rows = 0, ...columns] = varints(block(sql, 1));
+  const tokens = columns.reduce((sum, n) => sum + n, 0);
+  if (!budget.fits(PostingsIndex.estimate(rows, tokens))) {
+    state.misses = -RETRY_AFTER;
+    return null;
+  }
   const built = build(sql, state.columns);
   state.touched.clear();
   state.dirty = false;
@@ -213,5 +233,17 @@ export function postingsIndex(sql: SqlStorage): PostingsIndex | null {
   state.misses = 0;
   state.index = built;
   state.structure = structure;
+  budget.register('postings', {
+    bytes: () => state.index?.bytes ?? 0,
+    drop: () => dropIndex(state),
+  });
   return built;
+}
+
+/** The budget let go of the index (or it outgrew it): FTS5 answers for a good while. */
+function dropIndex(state: State): void {
+  state.index = null;
+  state.structure = null;
+  state.touched.clear();
+  state.misses = -RETRY_AFTER;
 }

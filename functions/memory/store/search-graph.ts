@@ -1,6 +1,7 @@
 import type { EntityGraph } from '../retrieval/ppr.ts';
 import { KeptUntilWrite } from './counts.ts';
 import { entitiesOf, entitiesOfItems, itemsOfEntity } from './entities.ts';
+import { budgetOf } from './memory-budget.ts';
 
 /**
  * The item-entity graph as `hybrid_graph` reads it: an item's entities and an entity's items, each
@@ -25,13 +26,27 @@ export interface SearchGraph extends EntityGraph {
   prefetch(seqs: readonly number[]): void;
 }
 
+function clear(edges: Edges): void {
+  edges.entities.clear();
+  edges.items.clear();
+  edges.ids = 0;
+}
+
 export function searchGraph(sql: SqlStorage): SearchGraph {
   const edges = kept.get(sql);
-  if (edges.ids > MAX_KEPT_IDS) {
-    edges.entities.clear();
-    edges.items.clear();
-    edges.ids = 0;
-  }
+  if (edges.ids > MAX_KEPT_IDS) clear(edges);
+  // The kept edges are the `graph` part of the Context's memory budget: 8 bytes an id in a
+  // frozen array, and a map entry and an array header (about 48 bytes) per node read.
+  budgetOf(sql).register('graph', {
+    bytes: () => {
+      const now = kept.peek(sql);
+      return now ? now.ids * 8 + (now.entities.size + now.items.size) * 48 : 0;
+    },
+    drop: () => {
+      const now = kept.peek(sql);
+      if (now) clear(now);
+    },
+  });
   // Shared by every search until the next write: frozen, so no walk can change another's edges.
   const keepEntities = (seq: number, ids: number[]): readonly number[] => {
     const frozen = Object.freeze(ids);

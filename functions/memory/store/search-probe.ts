@@ -1,5 +1,6 @@
 import { lensMatches } from '../scopes/lens.ts';
-import { countedSinceLastWrite, KeptUntilWrite } from './counts.ts';
+import { countedSinceLastWrite, keptCount, KeptUntilWrite } from './counts.ts';
+import { budgetOf, stringBytes } from './memory-budget.ts';
 import type { SearchRequest } from './types.ts';
 import { hasValidity } from './validity.ts';
 
@@ -65,7 +66,35 @@ function probed(row: ProbedRow): Probed {
 
 /** Items whose probe is kept per database (about 100 bytes each beside their content). */
 const MAX_PROBED = 20_000;
-const probes = new KeptUntilWrite(() => new Map<number, Probed | null>());
+/** Bytes of a kept probe beside its content and scopes. */
+const PROBE_BYTES = 160;
+
+interface Memo {
+  items: Map<number, Probed | null>;
+  bytes: number;
+}
+
+const probes = new KeptUntilWrite<Memo>(() => ({ items: new Map(), bytes: 0 }));
+
+function probeBytes(item: Probed | null): number {
+  if (item === null) return 32;
+  let bytes = PROBE_BYTES + stringBytes(item.content);
+  for (const scope of item.scopes) bytes += stringBytes(scope) + 8;
+  return bytes;
+}
+
+/** The kept probes are the `probes` part of the Context's memory budget. */
+function charge(sql: SqlStorage): void {
+  budgetOf(sql).register('probes', {
+    bytes: () => probes.peek(sql)?.bytes ?? 0,
+    drop: () => {
+      const memo = probes.peek(sql);
+      if (!memo) return;
+      memo.items.clear();
+      memo.bytes = 0;
+    },
+  });
+}
 
 export function probe(sql: SqlStorage, conversation: boolean): Probe {
   // `valid_until` exists from schema V2 on; below it nothing can be closed.
@@ -77,29 +106,41 @@ export function probe(sql: SqlStorage, conversation: boolean): Probe {
   const one = `SELECT ${columns} FROM items WHERE seq = ?`;
   const many = `SELECT ${columns} FROM items WHERE seq IN (SELECT value FROM json_each(?))`;
   // Kept across searches until the next write: candidates recur from one question to the next.
-  const memo = probes.get(sql);
-  if (memo.size > MAX_PROBED) memo.clear();
+  const kept = probes.get(sql);
+  const memo = kept.items;
+  if (memo.size > MAX_PROBED) {
+    memo.clear();
+    kept.bytes = 0;
+  }
+  charge(sql);
+  const keep = (seq: number, item: Probed | null): void => {
+    const before = memo.get(seq);
+    if (before !== undefined) kept.bytes -= probeBytes(before);
+    memo.set(seq, item);
+    kept.bytes += probeBytes(item);
+  };
   const read = (seq: number): Probed | null => {
     const known = memo.get(seq);
     if (known !== undefined) return known;
     const row = sql.exec<ProbedRow>(one, seq).toArray()[0];
     const out = row ? probed(row) : null;
-    memo.set(seq, out);
+    keep(seq, out);
     return out;
   };
   read.prefetch = (seqs: readonly number[]): void => {
     const wanted = [...new Set(seqs.filter((seq) => !memo.has(seq)))];
     if (wanted.length < 2) return;
-    for (const seq of wanted) memo.set(seq, null);
-    for (const row of sql.exec<ProbedRow>(many, JSON.stringify(wanted)))
-      memo.set(row.seq, probed(row));
+    for (const seq of wanted) keep(seq, null);
+    for (const row of sql.exec<ProbedRow>(many, JSON.stringify(wanted))) keep(row.seq, probed(row));
   };
   let rows: number | null = null;
   read.rows = (): number =>
-    (rows ??= countedSinceLastWrite(
-      sql,
-      'items',
-      () => sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM items').one().n,
+    (rows ??= countedSinceLastWrite(sql, 'items', () =>
+      keptCount(
+        sql,
+        'items',
+        () => sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM items').one().n,
+      ),
     ));
   return read;
 }

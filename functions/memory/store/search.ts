@@ -20,6 +20,7 @@ import { entityIdsByName } from './entities.ts';
 import { countStaleVectors } from './model-paths.ts';
 import { documentFrequencies, ftsSearch, type TermPolicy } from './fts.ts';
 import { withNeighbours } from './neighbours.ts';
+import { budgetOf } from './memory-budget.ts';
 import { toRecord, type ItemRow } from './items.ts';
 import type { SearchHit, SearchMode, SearchRanks, SearchRequest } from './types.ts';
 import { hasConversation } from './validity.ts';
@@ -385,6 +386,9 @@ export function plannedSearch(
   req: SearchRequest,
 ): PlannedSearch {
   const planned = planAndSearch(sql, cache, req);
+  // What the search kept for the next one (candidates, edges, postings, vectors) is held to the
+  // Context's memory budget: over it, the least recently used parts go.
+  budgetOf(sql).settle();
   const span = req.neighbours ?? 0;
   if (span <= 0) return planned;
   return { ...planned, hits: withNeighbours(sql, planned.hits, span, accepts(req)) };

@@ -31,7 +31,7 @@ function before(score: number, seq: number, b: ScoredSeq): boolean {
  * The best `limit` candidates offered, best first: the same list as sorting every candidate by
  * (score desc, seq asc) and keeping the first `limit`, without sorting them all.
  */
-class TopK {
+export class TopK {
   readonly hits: ScoredSeq[] = [];
   private readonly limit: number;
 
@@ -67,7 +67,7 @@ interface OddRow {
 }
 
 /** Dot product over the shorter length, summed in the order `cosine` (retrieval/embedder.ts) uses. */
-function dotAt(query: Float32Array, data: Float32Array, base: number, dims: number): number {
+export function dotAt(query: Float32Array, data: Float32Array, base: number, dims: number): number {
   const n = Math.min(query.length, dims);
   let dot = 0;
   for (let i = 0; i < n; i++) dot += (query[i] as number) * (data[base + i] as number);
@@ -172,6 +172,13 @@ export class VectorMatrix {
 
   get size(): number {
     return this.seqs.length + this.odd.size;
+  }
+
+  /** Bytes held: the packed arrays exactly, per-row arrays and map entries estimated. */
+  get bytes(): number {
+    return (
+      this.data.byteLength + this.index.byteLength + this.seqs.length * 64 + this.odd.size * 128
+    );
   }
 
   private intern(scopes: string[]): string[] {

@@ -1,19 +1,64 @@
+import { countedSinceLastWrite, keptCount } from './counts.ts';
+import { budgetOf } from './memory-budget.ts';
+import { hasTable } from './schema-facts.ts';
 import type { StoredVector } from './types.ts';
 import { hasValidity } from './validity.ts';
-import { VectorMatrix, type VectorFilter } from './vector-matrix.ts';
+import {
+  addPosting,
+  backfill,
+  codeDot,
+  generationBytes,
+  loadGenerations,
+  nearestLists,
+  nprobeFor,
+  removePosting,
+  trainGeneration,
+  workFor,
+  type Generation,
+} from './vector-ivf.ts';
+import { dotAt, TopK, VectorMatrix, type ScoredSeq, type VectorFilter } from './vector-matrix.ts';
 
 /**
- * Exact cosine search over an in-memory copy of one model's vectors (packed, vector-matrix.ts),
- * loaded on first use and kept in step by every insert and delete. Vectors of another model id
- * are never compared.
+ * A Context's vector search, in the form its size allows (docs/scale.md):
+ *
+ * - **In memory, exact**: while one model's vectors fit half the object's memory budget
+ *   (memory-budget.ts), they are packed in a `VectorMatrix`, loaded on first use and kept in step
+ *   by every insert and delete: the fastest scan.
+ * - **IVF from SQLite** (vector-ivf.ts): above that, only the index's centroids are held; a query
+ *   reads the lists it probes and rescores the shortlist with the stored vectors.
+ * - **Streamed exact scan**: above the in-memory size while the index's first generation is
+ *   being trained or filled (a background step, `maintain`), the vectors are read from SQLite
+ *   row by row, holding only the best hits.
+ *
+ * Vectors of another model id are never compared. Everything held is one part of the budget
+ * (`vectors`), dropped whole when the budget needs room: it is all a copy of SQLite.
  */
 export class VectorCache {
   private modelId: string | null = null;
-  private matrix = new VectorMatrix();
+  private matrix: VectorMatrix | null = null;
+  private readonly gens = new Map<string, Generation[]>();
+  /** Asks the object for a background step (an alarm); set by the object. */
+  private schedule: (() => void) | null = null;
 
-  /** The matrix for `modelId`, (re)loaded from SQLite when the model changes. */
+  setScheduler(schedule: () => void): void {
+    this.schedule = schedule;
+  }
+
+  private bytes(): number {
+    let sum = this.matrix?.bytes ?? 0;
+    for (const gens of this.gens.values()) for (const g of gens) sum += generationBytes(g);
+    return sum;
+  }
+
+  /** Registers this cache as the `vectors` part of `sql`'s budget and marks it used. */
+  private charge(sql: SqlStorage): void {
+    const budget = budgetOf(sql);
+    budget.register('vectors', { bytes: () => this.bytes(), drop: () => this.reset() });
+  }
+
+  /** The exact in-memory matrix for `modelId`, (re)loaded from SQLite when the model changes. */
   load(sql: SqlStorage, modelId: string): VectorMatrix {
-    if (this.modelId === modelId) return this.matrix;
+    if (this.modelId === modelId && this.matrix) return this.matrix;
     const matrix = new VectorMatrix();
     // `valid_until` exists from schema V2 on; below it nothing can be closed.
     const closed = hasValidity(sql) ? 'i.valid_until IS NOT NULL' : '0';
@@ -44,30 +89,260 @@ export class VectorCache {
     return matrix;
   }
 
+  /** The model's IVF generations (none below schema step 12 or before the first training). */
+  generations(sql: SqlStorage, modelId: string): Generation[] {
+    if (!hasTable(sql, '_vector_gens')) return [];
+    let gens = this.gens.get(modelId);
+    if (!gens) {
+      gens = loadGenerations(sql, modelId);
+      this.gens.set(modelId, gens);
+    }
+    return gens;
+  }
+
   onInsert(
+    sql: SqlStorage,
     seq: number,
     vector: StoredVector,
     scopes: string[],
     kind: string,
     closed: boolean,
   ): void {
-    if (this.modelId === vector.modelId) this.matrix.set(seq, vector.values, scopes, kind, closed);
+    if (this.matrix && this.modelId === vector.modelId)
+      this.matrix.set(seq, vector.values, scopes, kind, closed);
     // A vector of another model replaces this one's row for the item in SQLite.
-    else this.matrix.delete(seq);
+    else this.matrix?.delete(seq);
+    const latest = this.generations(sql, vector.modelId).at(-1);
+    if (latest && latest.dims === vector.values.length)
+      addPosting(sql, vector.modelId, latest, seq, vector.values);
+    else if (hasTable(sql, '_vector_postings')) removePosting(sql, seq);
   }
 
   onClose(seq: number): void {
-    this.matrix.close(seq);
+    this.matrix?.close(seq);
   }
 
-  onDelete(seq: number): void {
-    this.matrix.delete(seq);
+  onDelete(sql: SqlStorage, seq: number): void {
+    this.matrix?.delete(seq);
+    if (hasTable(sql, '_vector_postings')) removePosting(sql, seq);
   }
 
   /** Forget everything (e.g. after a rollback or a migration rewrote vectors). */
   reset(): void {
     this.modelId = null;
-    this.matrix = new VectorMatrix();
+    this.matrix = null;
+    this.gens.clear();
+  }
+
+  /** After a write of `modelId`'s vectors: asks for a background step if the index needs one. */
+  afterWrite(sql: SqlStorage, modelId: string): void {
+    const rows = vectorCount(sql, modelId);
+    if (this.inMemory(sql, rows, this.dimsOf(sql, modelId))) return;
+    if (workFor(this.generations(sql, modelId), rows) !== null) this.schedule?.();
+  }
+
+  private dimsOf(sql: SqlStorage, modelId: string): number {
+    const latest = this.generations(sql, modelId).at(-1);
+    if (latest) return latest.dims;
+    const row = sql
+      .exec<{ dims: number }>('SELECT dims FROM item_vectors WHERE model_id = ? LIMIT 1', modelId)
+      .toArray()[0];
+    return row?.dims ?? 0;
+  }
+
+  /** Whether `rows` vectors of `dims` may be held as the exact matrix. */
+  private inMemory(sql: SqlStorage, rows: number, dims: number): boolean {
+    return budgetOf(sql).fits(matrixBytes(rows, dims)) || !hasTable(sql, '_vector_gens');
+  }
+
+  /** Top `limit` items by cosine whose scopes pass `accept`, best first (ties: lower `seq`). */
+  search(sql: SqlStorage, query: StoredVector, limit: number, accept: VectorFilter): ScoredSeq[] {
+    const { modelId, values } = query;
+    const rows = vectorCount(sql, modelId);
+    this.charge(sql);
+    if (this.inMemory(sql, rows, values.length)) {
+      const hits = this.load(sql, modelId).search(values, limit, accept);
+      budgetOf(sql).settle();
+      return hits;
+    }
+    // Too large to hold: whatever matrix was loaded goes.
+    if (this.matrix) {
+      this.matrix = null;
+      this.modelId = null;
+    }
+    const gens = this.generations(sql, modelId);
+    if (workFor(gens, rows) !== null) this.schedule?.();
+    const hits =
+      gens.length === 0
+        ? streamedScan(sql, modelId, values, limit, accept, null)
+        : ivfSearch(sql, modelId, gens, values, limit, accept);
+    budgetOf(sql).settle();
+    return hits;
+  }
+
+  /**
+   * One background step of the IVF index (an alarm): trains a generation or moves the next
+   * batch of vectors into the newest one, for each model whose vectors outgrew memory. Returns
+   * whether more steps are needed.
+   */
+  maintain(sql: SqlStorage): boolean {
+    if (!hasTable(sql, '_vector_gens')) return false;
+    let more = false;
+    const models = sql
+      .exec<{ key: string }>(`SELECT key FROM _counts WHERE key LIKE 'vectors:%' AND n > 0`)
+      .toArray()
+      .map((r) => r.key.slice('vectors:'.length));
+    for (const modelId of models) {
+      const rows = vectorCount(sql, modelId);
+      if (this.inMemory(sql, rows, this.dimsOf(sql, modelId))) continue;
+      const gens = loadGenerations(sql, modelId);
+      const work = workFor(gens, rows);
+      const latest = gens.at(-1);
+      if (work === 'train') trainGeneration(sql, modelId, rows, latest);
+      else if (work === 'backfill' && latest) backfill(sql, modelId, latest);
+      this.gens.delete(modelId);
+      if (workFor(this.generations(sql, modelId), rows) !== null) more = true;
+    }
+    return more;
+  }
+}
+
+/** Bytes of the exact matrix for `rows` vectors of `dims` (vector-matrix.ts `bytes`). */
+function matrixBytes(rows: number, dims: number): number {
+  return rows * (dims * 6 + 64);
+}
+
+/** How many vectors of `modelId` the Context holds (kept by triggers from schema step 12). */
+export function vectorCount(sql: SqlStorage, modelId: string): number {
+  return countedSinceLastWrite(sql, `vectors ${modelId}`, () =>
+    keptCount(
+      sql,
+      `vectors:${modelId}`,
+      () =>
+        sql
+          .exec<{ n: number }>('SELECT COUNT(*) AS n FROM item_vectors WHERE model_id = ?', modelId)
+          .one().n,
+    ),
+  );
+}
+
+/** `accept` asked once per distinct (scopes text, kind, closed). */
+function memoFilter(
+  accept: VectorFilter,
+): (scopes: string, kind: string, closed: boolean) => boolean {
+  const decided = new Map<string, boolean>();
+  return (scopes, kind, closed) => {
+    const key = `${closed ? 1 : 0}${kind}\u0000${scopes}`;
+    let yes = decided.get(key);
+    if (yes === undefined) {
+      yes = accept(JSON.parse(scopes) as string[], kind, closed);
+      decided.set(key, yes);
+    }
+    return yes;
+  };
+}
+
+interface FilterRow {
+  seq: number;
+  scopes: string;
+  kind: string;
+  closed: number;
+  [column: string]: SqlStorageValue;
+}
+
+function closedColumn(sql: SqlStorage, alias: string): string {
+  return hasValidity(sql) ? `${alias}valid_until IS NOT NULL` : '0';
+}
+
+/**
+ * The exact scan read from SQLite row by row: only the best `limit` hits are held. `range`
+ * limits it to seqs in [lo, hi] (the vectors an IVF generation has not taken in yet).
+ */
+function streamedScan(
+  sql: SqlStorage,
+  modelId: string,
+  query: Float32Array,
+  limit: number,
+  accept: VectorFilter,
+  range: readonly [number, number] | null,
+): ScoredSeq[] {
+  const admits = memoFilter(accept);
+  const top = new TopK(limit);
+  const where = range === null ? '' : 'AND v.item_seq >= ? AND v.item_seq <= ?';
+  const rows = sql.exec<FilterRow & { vector: ArrayBuffer }>(
+    `SELECT v.item_seq AS seq, v.vector, i.scopes, i.kind, ${closedColumn(sql, 'i.')} AS closed
+       FROM item_vectors v JOIN items i ON i.seq = v.item_seq
+      WHERE v.model_id = ? ${where}`,
+    modelId,
+    ...(range ?? []),
+  );
+  for (const row of rows) {
+    if (!admits(row.scopes, row.kind, row.closed === 1)) continue;
+    const values = new Float32Array(row.vector, 0, row.vector.byteLength >>> 2);
+    top.offer(row.seq, dotAt(query, values, 0, values.length));
+  }
+  return top.hits;
+}
+
+/** Candidates kept per limit before filtering, and rescored after. */
+const CANDIDATES_PER_HIT = 4;
+const CANDIDATE_SLACK = 64;
+const RESCORE_SLACK = 16;
+
+/** IVF search (vector-ivf.ts): probe, score codes, filter, rescore exactly. */
+function ivfSearch(
+  sql: SqlStorage,
+  modelId: string,
+  gens: readonly Generation[],
+  query: Float32Array,
+  limit: number,
+  accept: VectorFilter,
+): ScoredSeq[] {
+  const maxLists = Math.max(...gens.map((g) => g.lists));
+  const first = gens[0];
+  // Before the first generation has taken every vector in, the rest are scanned exactly.
+  const pending =
+    gens.length === 1 && first && first.nextSeq <= first.endSeq
+      ? streamedScan(sql, modelId, query, limit, accept, [first.nextSeq, first.endSeq])
+      : [];
+  const admits = memoFilter(accept);
+  const closed = closedColumn(sql, '');
+  for (let factor = 1; ; factor *= 4) {
+    const probes = Math.min(maxLists, nprobeFor(maxLists) * factor);
+    const candidates = new TopK((limit * CANDIDATES_PER_HIT + CANDIDATE_SLACK) * factor);
+    for (const g of gens) {
+      for (const list of nearestLists(g, query, Math.min(g.lists, probes))) {
+        for (const row of sql.exec<{ item_seq: number; code: ArrayBuffer }>(
+          'SELECT item_seq, code FROM _vector_postings WHERE model_id = ? AND gen = ? AND list = ?',
+          modelId,
+          g.gen,
+          list,
+        ))
+          candidates.offer(row.item_seq, codeDot(query, row.code));
+      }
+    }
+    const order = candidates.hits.map((h) => h.seq);
+    const admitted = new Set<number>();
+    for (const row of sql.exec<FilterRow>(
+      `SELECT seq, scopes, kind, ${closed} AS closed FROM items
+        WHERE seq IN (SELECT value FROM json_each(?))`,
+      JSON.stringify(order),
+    ))
+      if (admits(row.scopes, row.kind, row.closed === 1)) admitted.add(row.seq);
+    const shortlist = order.filter((seq) => admitted.has(seq));
+    if (shortlist.length < limit && probes < maxLists) continue;
+    const top = new TopK(limit);
+    for (const row of sql.exec<{ item_seq: number; vector: ArrayBuffer }>(
+      `SELECT item_seq, vector FROM item_vectors
+        WHERE item_seq IN (SELECT value FROM json_each(?)) AND model_id = ?`,
+      JSON.stringify(shortlist.slice(0, limit * 2 + RESCORE_SLACK)),
+      modelId,
+    )) {
+      const values = new Float32Array(row.vector, 0, row.vector.byteLength >>> 2);
+      top.offer(row.item_seq, dotAt(query, values, 0, values.length));
+    }
+    for (const hit of pending) top.offer(hit.seq, hit.score);
+    return top.hits;
   }
 }
 
@@ -93,7 +368,8 @@ export function insertVector(
     vector.values.length,
     bytes,
   );
-  cache.onInsert(seq, vector, scopes, kind, closed);
+  cache.onInsert(sql, seq, vector, scopes, kind, closed);
+  cache.afterWrite(sql, vector.modelId);
 }
 
 /** A bound BLOB may hold at most 2 MB; vectors of one statement stay below 1 MiB. */
@@ -144,12 +420,13 @@ export function insertVectors(
     );
     start = end;
   }
-  for (const row of rows) cache.onInsert(row.seq, row.vector, row.scopes, row.kind, false);
+  for (const row of rows) cache.onInsert(sql, row.seq, row.vector, row.scopes, row.kind, false);
+  for (const modelId of new Set(rows.map((r) => r.vector.modelId))) cache.afterWrite(sql, modelId);
 }
 
 export function deleteVector(sql: SqlStorage, cache: VectorCache, seq: number): void {
   sql.exec('DELETE FROM item_vectors WHERE item_seq = ?', seq);
-  cache.onDelete(seq);
+  cache.onDelete(sql, seq);
 }
 
 export interface VectorHit {
@@ -165,21 +442,52 @@ export function vectorSearch(
   limit: number,
   accept: VectorFilter,
 ): VectorHit[] {
-  return cache.load(sql, query.modelId).search(query.values, limit, accept);
+  return cache.search(sql, query, limit, accept);
 }
 
-/** Items that have no vector for `modelId` (to re-embed after a model change). */
+/**
+ * Items that have no vector for `modelId` (to re-embed after a model change), at most `limit`,
+ * by seq. Bounded work at any size: the vectors of other models are found through the
+ * `item_vectors_model` index (two key ranges around `modelId`), and items with no vector at all
+ * are looked for only when the `_counts` rows say some exist (an embedder that failed on write).
+ * A join over every item from the first seq, as before, re-read the whole re-embedded prefix on
+ * every batch: quadratic in the Context's size.
+ */
 export function itemsMissingVectors(
   sql: SqlStorage,
   modelId: string,
   limit: number,
 ): { seq: number; content: string }[] {
-  return sql
+  const other = sql
     .exec<{ seq: number; content: string }>(
-      `SELECT i.seq, i.content FROM items i LEFT JOIN item_vectors v ON v.item_seq = i.seq
-        WHERE v.item_seq IS NULL OR v.model_id <> ? ORDER BY i.seq LIMIT ?`,
+      `SELECT i.seq, i.content FROM item_vectors v JOIN items i ON i.seq = v.item_seq
+        WHERE v.model_id < ? OR v.model_id > ? LIMIT ?`,
+      modelId,
       modelId,
       limit,
     )
     .toArray();
+  if (other.length < limit && mayLackVectors(sql)) {
+    const seen = new Set(other.map((r) => r.seq));
+    for (const row of sql.exec<{ seq: number; content: string }>(
+      `SELECT i.seq, i.content FROM items i
+        WHERE NOT EXISTS (SELECT 1 FROM item_vectors v WHERE v.item_seq = i.seq)
+        ORDER BY i.seq LIMIT ?`,
+      limit - other.length,
+    ))
+      if (!seen.has(row.seq)) other.push(row);
+  }
+  return other.sort((a, b) => a.seq - b.seq);
+}
+
+/** Whether some item may have no vector of any model (always, below schema step 12). */
+function mayLackVectors(sql: SqlStorage): boolean {
+  if (!hasTable(sql, '_counts')) return true;
+  const row = sql
+    .exec<{ items: number; vectors: number }>(
+      `SELECT (SELECT n FROM _counts WHERE key = 'items') AS items,
+              (SELECT COALESCE(SUM(n), 0) FROM _counts WHERE key LIKE 'vectors:%') AS vectors`,
+    )
+    .one();
+  return row.items > row.vectors;
 }

@@ -1,0 +1,363 @@
+/**
+ * An IVF (inverted file) index of one embedding model's vectors, kept in the Context's SQLite
+ * (schema/vector-index.ts), for Contexts whose vectors do not fit the object's memory budget.
+ *
+ * - **Training** (a background step, `trainGeneration`): spherical k-means over a strided sample
+ *   of the model's vectors gives `lists` centroids, about the square root of the vector count.
+ *   That is a *generation*; only its centroids are held in memory (lists x dims x 4 bytes: 400 KB
+ *   at a million 100-dimension vectors).
+ * - **Postings**: each vector sits in the list of its nearest centroid, as an int8 code (a float32
+ *   scale, then one signed byte per dimension): 104 bytes at 100 dimensions, 772 at 768, about a
+ *   quarter of the float vector. A list is one contiguous key range of `_vector_postings`.
+ * - **Search**: the query is compared with every centroid, the nearest `nprobe` lists are read
+ *   and their codes scored, the best candidates are filtered (scopes, kind, validity: the same
+ *   filter as the exact scan) and the shortlist is rescored with the stored float vectors, so
+ *   every returned score is the exact cosine. Fewer admitted hits than asked for: more lists.
+ * - **Growth**: new vectors are assigned to the newest generation's nearest list on write. When
+ *   the model's vectors reach four times what a generation was trained on, a new generation is
+ *   trained and the vectors move to it in seq order (`backfill`), a batch per background step;
+ *   until they have, the older generation's lists are probed too, and afterwards it is deleted.
+ *   Before the first generation has taken every vector in, the rest are scanned exactly.
+ */
+
+export interface Generation {
+  gen: number;
+  dims: number;
+  lists: number;
+  trainedRows: number;
+  /** Seqs from `nextSeq` through `endSeq` are not in this generation yet. */
+  nextSeq: number;
+  endSeq: number;
+  /** `lists` unit centroids, packed. */
+  centroids: Float32Array;
+}
+
+/** Vectors below which no index is trained (an exact scan reads them at least as fast). */
+export const IVF_MIN_ROWS = 64;
+/** A new generation is trained when the vectors reach this multiple of the last training. */
+const RETRAIN_GROWTH = 4;
+const KMEANS_ITERATIONS = 5;
+/** Sample rows per list for training. */
+const SAMPLE_PER_LIST = 16;
+/** Multiply-adds one background step may spend assigning vectors to lists (about 0.2 s). */
+const STEP_WORK = 200_000_000;
+
+export function listsFor(rows: number): number {
+  return Math.max(8, Math.min(1024, Math.round(Math.sqrt(rows))));
+}
+
+/** Lists a query probes first: enough that recall@10 against the exact scan stays above 0.95. */
+export function nprobeFor(lists: number): number {
+  // A small index is read whole: exact, and no slower than the scan it replaces.
+  if (lists <= 16) return lists;
+  return Math.min(lists, Math.max(8, Math.ceil(Math.sqrt(lists) * 1.5)));
+}
+
+export function generationBytes(g: Generation): number {
+  return g.centroids.byteLength + 128;
+}
+
+// ---- codes ----
+
+/** int8 code of `values`: float32 scale (max |v| / 127), then one signed byte per dimension. */
+export function encode(values: Float32Array): Uint8Array {
+  let max = 0;
+  for (const v of values) {
+    const a = Math.abs(v);
+    if (a > max && Number.isFinite(a)) max = a;
+  }
+  const out = new Uint8Array(4 + values.length);
+  const scale = max > 0 ? max / 127 : 1;
+  new DataView(out.buffer).setFloat32(0, scale, true);
+  const bytes = new Int8Array(out.buffer, 4);
+  for (let i = 0; i < values.length; i++) {
+    const q = Math.round((values[i] ?? 0) / scale);
+    bytes[i] = Number.isFinite(q) ? Math.max(-127, Math.min(127, q)) : 0;
+  }
+  return out;
+}
+
+/** The approximate dot product of `query` with a code. */
+export function codeDot(query: Float32Array, code: ArrayBuffer): number {
+  const view = new DataView(code);
+  const scale = view.getFloat32(0, true);
+  const bytes = new Int8Array(code, 4);
+  const n = Math.min(query.length, bytes.length);
+  let dot = 0;
+  for (let i = 0; i < n; i++) dot += (query[i] as number) * (bytes[i] as number);
+  return dot * scale;
+}
+
+// ---- geometry ----
+
+function dotRow(a: Float32Array, b: Float32Array, base: number, dims: number): number {
+  let dot = 0;
+  for (let i = 0; i < dims; i++) dot += (a[i] as number) * (b[base + i] as number);
+  return dot;
+}
+
+/** The list whose centroid is nearest (highest dot product) to `v`. */
+export function nearestList(g: Generation, v: Float32Array): number {
+  let best = 0;
+  let bestScore = Number.NEGATIVE_INFINITY;
+  for (let l = 0; l < g.lists; l++) {
+    const s = dotRow(v, g.centroids, l * g.dims, g.dims);
+    if (s > bestScore) {
+      bestScore = s;
+      best = l;
+    }
+  }
+  return best;
+}
+
+/** The `n` lists nearest to `query`, nearest first. */
+export function nearestLists(g: Generation, query: Float32Array, n: number): number[] {
+  const scores: { list: number; score: number }[] = [];
+  for (let l = 0; l < g.lists; l++)
+    scores.push({ list: l, score: dotRow(query, g.centroids, l * g.dims, g.dims) });
+  scores.sort((a, b) => b.score - a.score || a.list - b.list);
+  return scores.slice(0, n).map((s) => s.list);
+}
+
+function normaliseRow(data: Float32Array, base: number, dims: number): void {
+  let norm = 0;
+  for (let i = 0; i < dims; i++) norm += (data[base + i] as number) ** 2;
+  norm = Math.sqrt(norm);
+  if (norm === 0) return;
+  for (let i = 0; i < dims; i++) data[base + i] = (data[base + i] as number) / norm;
+}
+
+/**
+ * Spherical k-means over `rows` packed sample vectors: `lists` unit centroids. Deterministic: the
+ * first centroids are sample rows spread evenly over the sample, and an emptied list takes the
+ * sample row its centroid fits worst.
+ */
+export function kmeans(
+  sample: Float32Array,
+  rows: number,
+  dims: number,
+  lists: number,
+): Float32Array {
+  const k = Math.max(1, Math.min(lists, rows));
+  const centroids = new Float32Array(k * dims);
+  for (let l = 0; l < k; l++) {
+    const row = Math.floor((l * rows) / k);
+    centroids.set(sample.subarray(row * dims, (row + 1) * dims), l * dims);
+    normaliseRow(centroids, l * dims, dims);
+  }
+  const assignment = new Int32Array(rows);
+  const fit = new Float64Array(rows);
+  for (let iteration = 0; iteration < KMEANS_ITERATIONS; iteration++) {
+    for (let r = 0; r < rows; r++) {
+      let best = 0;
+      let bestScore = Number.NEGATIVE_INFINITY;
+      for (let l = 0; l < k; l++) {
+        let dot = 0;
+        const cb = l * dims;
+        const rb = r * dims;
+        for (let i = 0; i < dims; i++)
+          dot += (sample[rb + i] as number) * (centroids[cb + i] as number);
+        if (dot > bestScore) {
+          bestScore = dot;
+          best = l;
+        }
+      }
+      assignment[r] = best;
+      fit[r] = bestScore;
+    }
+    centroids.fill(0);
+    const sizes = new Int32Array(k);
+    for (let r = 0; r < rows; r++) {
+      const l = assignment[r] as number;
+      sizes[l] = (sizes[l] as number) + 1;
+      const cb = l * dims;
+      const rb = r * dims;
+      for (let i = 0; i < dims; i++)
+        centroids[cb + i] = (centroids[cb + i] as number) + (sample[rb + i] as number);
+    }
+    for (let l = 0; l < k; l++) {
+      if (sizes[l] === 0) {
+        let worst = 0;
+        for (let r = 1; r < rows; r++) if ((fit[r] as number) < (fit[worst] as number)) worst = r;
+        fit[worst] = Number.POSITIVE_INFINITY;
+        centroids.set(sample.subarray(worst * dims, (worst + 1) * dims), l * dims);
+      }
+      normaliseRow(centroids, l * dims, dims);
+    }
+  }
+  return centroids;
+}
+
+// ---- SQLite ----
+
+interface GenRow {
+  gen: number;
+  dims: number;
+  lists: number;
+  trained_rows: number;
+  next_seq: number;
+  end_seq: number;
+  [column: string]: SqlStorageValue;
+}
+
+/** The model's generations, oldest first, with their centroids. */
+export function loadGenerations(sql: SqlStorage, modelId: string): Generation[] {
+  const rows = sql
+    .exec<GenRow>(
+      'SELECT gen, dims, lists, trained_rows, next_seq, end_seq FROM _vector_gens WHERE model_id = ? ORDER BY gen',
+      modelId,
+    )
+    .toArray();
+  return rows.map((row) => {
+    const centroids = new Float32Array(row.lists * row.dims);
+    for (const c of sql.exec<{ list: number; centroid: ArrayBuffer }>(
+      'SELECT list, centroid FROM _vector_lists WHERE model_id = ? AND gen = ?',
+      modelId,
+      row.gen,
+    ))
+      centroids.set(new Float32Array(c.centroid), c.list * row.dims);
+    return {
+      gen: row.gen,
+      dims: row.dims,
+      lists: row.lists,
+      trainedRows: row.trained_rows,
+      nextSeq: row.next_seq,
+      endSeq: row.end_seq,
+      centroids,
+    };
+  });
+}
+
+/** Writes `v`'s code into the list of `g` it is nearest to (replacing any posting of `seq`). */
+export function addPosting(
+  sql: SqlStorage,
+  modelId: string,
+  g: Generation,
+  seq: number,
+  v: Float32Array,
+): void {
+  sql.exec('DELETE FROM _vector_postings WHERE item_seq = ?', seq);
+  sql.exec(
+    'INSERT INTO _vector_postings (model_id, gen, list, item_seq, code) VALUES (?, ?, ?, ?, ?)',
+    modelId,
+    g.gen,
+    nearestList(g, v),
+    seq,
+    encode(v).buffer,
+  );
+}
+
+export function removePosting(sql: SqlStorage, seq: number): void {
+  sql.exec('DELETE FROM _vector_postings WHERE item_seq = ?', seq);
+}
+
+/** What a background step should do next for `modelId`, given its vector count. */
+export type IvfWork = 'train' | 'backfill' | null;
+
+export function workFor(gens: readonly Generation[], rows: number): IvfWork {
+  const latest = gens[gens.length - 1];
+  if (!latest) return rows >= IVF_MIN_ROWS ? 'train' : null;
+  if (latest.nextSeq <= latest.endSeq) return 'backfill';
+  if (rows >= RETRAIN_GROWTH * latest.trainedRows && listsFor(rows) > latest.lists) return 'train';
+  return null;
+}
+
+/**
+ * Trains a new generation from a strided sample of the model's vectors. The new generation
+ * takes in every vector up to the highest seq now (by `backfill`); vectors written from here on
+ * go to it directly.
+ */
+export function trainGeneration(
+  sql: SqlStorage,
+  modelId: string,
+  rows: number,
+  previous: Generation | undefined,
+): void {
+  const lists = listsFor(rows);
+  const want = Math.min(rows, lists * SAMPLE_PER_LIST);
+  const stride = Math.max(1, Math.floor(rows / want));
+  const bounds = sql
+    .exec<{ lo: number | null; hi: number | null; dims: number | null }>(
+      'SELECT MIN(item_seq) AS lo, MAX(item_seq) AS hi, MAX(dims) AS dims FROM item_vectors WHERE model_id = ?',
+      modelId,
+    )
+    .one();
+  if (bounds.lo === null || bounds.hi === null || bounds.dims === null) return;
+  const dims = bounds.dims;
+  const sample = new Float32Array(want * dims);
+  let taken = 0;
+  let i = 0;
+  for (const row of sql.exec<{ vector: ArrayBuffer; dims: number }>(
+    'SELECT vector, dims FROM item_vectors WHERE model_id = ? ORDER BY item_seq',
+    modelId,
+  )) {
+    if (i++ % stride !== 0 || row.dims !== dims) continue;
+    sample.set(new Float32Array(row.vector), taken * dims);
+    if (++taken >= want) break;
+  }
+  const centroids = kmeans(sample, taken, dims, lists);
+  const gen = (previous?.gen ?? 0) + 1;
+  const k = centroids.length / dims;
+  sql.exec(
+    `INSERT INTO _vector_gens (model_id, gen, dims, lists, trained_rows, next_seq, end_seq)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    modelId,
+    gen,
+    dims,
+    k,
+    rows,
+    bounds.lo,
+    bounds.hi,
+  );
+  for (let l = 0; l < k; l++)
+    sql.exec(
+      'INSERT INTO _vector_lists (model_id, gen, list, centroid) VALUES (?, ?, ?, ?)',
+      modelId,
+      gen,
+      l,
+      centroids.slice(l * dims, (l + 1) * dims).buffer,
+    );
+}
+
+/**
+ * Moves the next batch of vectors (by seq) into the newest generation; when it has them all,
+ * older generations are deleted. Returns whether more remains.
+ */
+export function backfill(sql: SqlStorage, modelId: string, g: Generation): boolean {
+  const batch = Math.max(256, Math.min(20_000, Math.floor(STEP_WORK / (g.lists * g.dims))));
+  const rows = sql
+    .exec<{ item_seq: number; vector: ArrayBuffer; dims: number }>(
+      `SELECT item_seq, vector, dims FROM item_vectors
+        WHERE item_seq >= ? AND item_seq <= ? AND model_id = ? ORDER BY item_seq LIMIT ?`,
+      g.nextSeq,
+      g.endSeq,
+      modelId,
+      batch,
+    )
+    .toArray();
+  for (const row of rows) {
+    if (row.dims === g.dims)
+      addPosting(sql, modelId, g, row.item_seq, new Float32Array(row.vector));
+    else removePosting(sql, row.item_seq);
+  }
+  const last = rows[rows.length - 1];
+  const next = rows.length < batch || !last ? g.endSeq + 1 : last.item_seq + 1;
+  sql.exec(
+    'UPDATE _vector_gens SET next_seq = ? WHERE model_id = ? AND gen = ?',
+    next,
+    modelId,
+    g.gen,
+  );
+  if (next <= g.endSeq) return true;
+  sql.exec('DELETE FROM _vector_lists WHERE model_id = ? AND gen < ?', modelId, g.gen);
+  sql.exec('DELETE FROM _vector_gens WHERE model_id = ? AND gen < ?', modelId, g.gen);
+  sql.exec('DELETE FROM _vector_postings WHERE model_id = ? AND gen < ?', modelId, g.gen);
+  return false;
+}
+
+/** Drops every generation of models other than `keep` (their vectors were re-embedded). */
+export function dropOtherModels(sql: SqlStorage, keep: string): void {
+  sql.exec('DELETE FROM _vector_lists WHERE model_id <> ?', keep);
+  sql.exec('DELETE FROM _vector_gens WHERE model_id <> ?', keep);
+  sql.exec('DELETE FROM _vector_postings WHERE model_id <> ?', keep);
+}
