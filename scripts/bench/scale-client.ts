@@ -107,12 +107,18 @@ export async function grow(
 ): Promise<number> {
   const started = performance.now();
   let next = from;
+  // Once one batch has failed for good the others stop taking new ones.
+  let failed = false;
   const worker = async () => {
-    while (next < to) {
+    while (next < to && !failed) {
       const start = next;
-      next = Math.min(to, start + BATCH);
-      await writeBatch(server, agent, start, next, tally);
-      progress(next);
+      const end = Math.min(to, start + BATCH);
+      next = end;
+      await writeBatch(server, agent, start, end, tally).catch((err: unknown) => {
+        failed = true;
+        throw err;
+      });
+      progress(end);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
