@@ -15,13 +15,16 @@ export interface SizeResult {
   stepSeconds: number;
   /** Milliseconds of the first query in each mode after the step's writes (untimed for warm). */
   firstAfterWrites: Record<Mode, number>;
-  warm: Record<Mode, { p50: number; p95: number }>;
+  /** p50/p95 over `answered` questions (fewer than asked when the mode's time ran out). */
+  warm: Record<Mode, { p50: number; p95: number; answered: number }>;
   /** Milliseconds of the first query in each mode, each after its own restart. */
   cold: Record<Mode, number>;
   heap: IsolateHeap;
   diskBytes: number;
   /** Mean ANN recall@10 against the exact scan; null where the bench cannot know the vectors. */
   recall: number | null;
+  /** Questions asked per mode. */
+  questions: number;
   /** Answers whose mode differed from the one asked for. */
   otherMode: number;
 }
@@ -46,7 +49,10 @@ const buffers = (h: IsolateHeap) =>
 
 function latencyRow(r: SizeResult): string {
   const rate = r.stepSeconds > 0 ? Math.round(r.stepFacts / r.stepSeconds) : 0;
-  const warm = MODES.map((m) => `${ms(r.warm[m].p50)} / ${ms(r.warm[m].p95)}`);
+  const warm = MODES.map((m) => {
+    const { p50, p95, answered } = r.warm[m];
+    return `${ms(p50)} / ${ms(p95)}${answered < r.questions ? ` (${answered} answered)` : ''}`;
+  });
   const cold = MODES.map((m) => ms(r.cold[m])).join(' / ');
   const first = MODES.map((m) => ms(r.firstAfterWrites[m])).join(' / ');
   return `| ${widthName(r.width)} | ${facts(r.facts)} | ${rate.toLocaleString('en-US')} | ${warm.join(' | ')} | ${cold} | ${first} |`;

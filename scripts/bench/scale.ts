@@ -22,7 +22,8 @@
 //     against `vector` mode's top 10 (with a non-local model that mode is the pure vector list);
 //   failures: every answer's status is tallied; non-2xx over the whole run, plus lines of
 //     wrangler's output that say an object was reset.
-// Every loop is bounded by its count, every request by a timeout; the servers are stopped and the
+// Every loop is bounded by its count, every request by a timeout, a mode's warm questions by ten
+// minutes (the table says how many were answered when fewer); the servers are stopped and the
 // state removed on the way out, also on an error or Ctrl-C.
 import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -48,6 +49,8 @@ import {
 } from './scale-report.ts';
 
 const K = 10;
+/** Per mode and size, the warm questions stop being asked after this long (a failing store). */
+const WARM_BUDGET_MS = 10 * 60_000;
 /** Settings that keep the bench's own traffic from being shed or rate limited. */
 const LOAD_VARS = { RATE_LIMIT_PER_MINUTE: '100000000', MAX_IN_FLIGHT: '100000' };
 /** wrangler output that says an object was reset (e.g. over its memory limit). */
@@ -122,10 +125,10 @@ async function warmQueries(
   const run: WarmRun = {
     first: { bm25: 0, vector: 0, hybrid: 0, hybrid_graph: 0 },
     warm: {
-      bm25: { p50: 0, p95: 0 },
-      vector: { p50: 0, p95: 0 },
-      hybrid: { p50: 0, p95: 0 },
-      hybrid_graph: { p50: 0, p95: 0 },
+      bm25: { p50: 0, p95: 0, answered: 0 },
+      vector: { p50: 0, p95: 0, answered: 0 },
+      hybrid: { p50: 0, p95: 0, answered: 0 },
+      hybrid_graph: { p50: 0, p95: 0, answered: 0 },
     },
     otherMode: 0,
     vectorHits: [],
@@ -135,7 +138,12 @@ async function warmQueries(
     const first = await timedQuery(server, agent, questionAt(questions.length + i), mode, tally);
     run.first[mode] = first.ms;
     const samples: number[] = [];
+    const until = performance.now() + WARM_BUDGET_MS;
     for (const question of questions) {
+      if (performance.now() > until) {
+        if (mode === 'vector') run.vectorHits.push([]);
+        continue;
+      }
       const answer = await timedQuery(server, agent, question, mode, tally);
       if (answer.status !== 200) {
         if (mode === 'vector') run.vectorHits.push([]);
@@ -145,7 +153,11 @@ async function warmQueries(
       if (answer.mode !== mode) run.otherMode += 1;
       if (mode === 'vector') run.vectorHits.push(answer.hits);
     }
-    run.warm[mode] = { p50: percentile(samples, 50), p95: percentile(samples, 95) };
+    run.warm[mode] = {
+      p50: percentile(samples, 50),
+      p95: percentile(samples, 95),
+      answered: samples.length,
+    };
   }
   return run;
 }
@@ -257,6 +269,7 @@ async function runWidth(width: number | null, options: ScaleOptions): Promise<Wi
         heap,
         diskBytes,
         recall,
+        questions: options.questions,
         otherMode: warm.otherMode,
       };
       console.log(`scale: ${label} at ${size}: ${JSON.stringify(result)}`);
