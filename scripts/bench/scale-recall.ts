@@ -4,8 +4,11 @@
 // keeps each question's exact top k among the facts its lens reads. A hit the API returns counts
 // as found when its exact score reaches the k-th exact score: facts with the same words have the
 // same vector, and any of a tied group is a right answer.
-import { lensMatches, type Lens } from '../../functions/memory/scopes/lens.ts';
-import { dot } from './fake-embeddings.ts';
+import { lensMatches, parseLens, type Lens } from '../../functions/memory/scopes/lens.ts';
+import { dot, syntheticEmbedding } from './fake-embeddings.ts';
+import { factAt, type ScaleQuestion } from './scale-facts.ts';
+
+const K = 10;
 
 /** The k best (score, id) pairs seen so far, best first; k is small (10). */
 export class TopK {
@@ -26,11 +29,6 @@ export class TopK {
       this.ids.pop();
       this.scores.pop();
     }
-  }
-
-  /** The score a result must reach to be in the top k (-Infinity while fewer than k). */
-  threshold(): number {
-    return this.ids.length < this.k ? -Infinity : (this.scores[this.k - 1] ?? -Infinity);
   }
 }
 
@@ -78,4 +76,41 @@ export function recallAtK(
   const bar = (exact.scores[exact.ids.length - 1] ?? Infinity) - tolerance;
   const found = new Set(returned.slice(0, exact.k).filter((n) => scoreOf(n) >= bar)).size;
   return Math.min(found, exact.ids.length) / exact.ids.length;
+}
+
+function lensOf(question: ScaleQuestion): Lens {
+  if (question.lens === undefined) return [['*']];
+  const parsed = parseLens(question.lens);
+  if ('problem' in parsed) throw new Error(`question lens: ${parsed.problem}`);
+  return parsed.lens;
+}
+
+/** Mean recall@10 of `vector` mode's answers against the exact scan over facts 0..facts-1. */
+export function vectorRecall(
+  width: number,
+  facts: number,
+  questions: readonly ScaleQuestion[],
+  vectorHits: readonly number[][],
+): number {
+  const exactQuestions = questions.map((q) => ({
+    vector: syntheticEmbedding(q.query, width),
+    lens: lensOf(q),
+  }));
+  const tops = exactTopK(
+    exactQuestions,
+    facts,
+    (n) => {
+      const fact = factAt(n);
+      return { vector: syntheticEmbedding(fact.content, width), scopes: fact.scopes };
+    },
+    K,
+  );
+  const recalls = exactQuestions.flatMap((q, i) => {
+    const top = tops[i];
+    const hits = vectorHits[i];
+    if (top === undefined || hits === undefined || hits.length === 0) return [];
+    const scoreOf = (n: number) => dot(q.vector, syntheticEmbedding(factAt(n).content, width));
+    return [recallAtK(hits, top, scoreOf)];
+  });
+  return recalls.reduce((a, b) => a + b, 0) / Math.max(1, recalls.length);
 }

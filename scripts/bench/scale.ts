@@ -25,21 +25,16 @@
 // Every loop is bounded by its count, every request by a timeout, a mode's warm questions by ten
 // minutes (the table says how many were answered when fewer); the servers are stopped and the
 // state removed on the way out, also on an error or Ctrl-C.
-import { rmSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { parseLens, type Lens } from '../../functions/memory/scopes/lens.ts';
-import { startDevServer, type DevServer } from '../../test/support/wrangler-dev.ts';
+import type { DevServer } from '../../test/support/wrangler-dev.ts';
 import { percentile } from './dev-api.ts';
-import { dot, syntheticEmbedding } from './fake-embeddings.ts';
 import { startFakeEmbeddings, type FakeEmbeddings } from './fake-embeddings-server.ts';
 import { isolateHeapAfterGc, type IsolateHeap } from './inspector-heap.ts';
 import { parseScaleArgs, type ScaleOptions } from './scale-args.ts';
 import { grow, provision, StatusTally, timedQuery, type Agent } from './scale-client.ts';
 import { contextDatabaseBytes } from './scale-disk.ts';
-import { factAt, questionAt, type ScaleQuestion } from './scale-facts.ts';
-import { exactTopK, recallAtK } from './scale-recall.ts';
+import { ScaleServer } from './scale-server.ts';
+import { questionAt, type ScaleQuestion } from './scale-facts.ts';
+import { vectorRecall } from './scale-recall.ts';
 import {
   MODES,
   scaleReport,
@@ -48,59 +43,10 @@ import {
   type WidthResult,
 } from './scale-report.ts';
 
-const K = 10;
 /** Per mode and size, the warm questions stop being asked after this long (a failing store). */
 const WARM_BUDGET_MS = 10 * 60_000;
 /** Settings that keep the bench's own traffic from being shed or rate limited. */
 const LOAD_VARS = { RATE_LIMIT_PER_MINUTE: '100000000', MAX_IN_FLIGHT: '100000' };
-/** wrangler output that says an object was reset (e.g. over its memory limit). */
-const RESET_LINE = /reset because|exceeded (its )?memory|memory limit/i;
-
-/** The running server of one width, restartable on the same state, stopped on any exit. */
-class Bench {
-  server: DevServer | null = null;
-  resetLines = 0;
-  /** On a sudden exit (Ctrl-C, an uncaught error): only synchronous work runs there. */
-  private readonly kill = () => {
-    if (this.server?.pid) process.kill(-this.server.pid, 'SIGTERM');
-    rmSync(this.state, { recursive: true, force: true });
-  };
-  readonly state: string;
-  readonly vars: Record<string, string>;
-  constructor(state: string, vars: Record<string, string>) {
-    this.state = state;
-    this.vars = { ...vars };
-    process.once('exit', this.kill);
-  }
-
-  async start(): Promise<DevServer> {
-    this.server = await startDevServer({ vars: this.vars, persistTo: this.state });
-    return this.server;
-  }
-
-  async stop(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    if (server === null) return;
-    this.resetLines += server
-      .log()
-      .split('\n')
-      .filter((l) => RESET_LINE.test(l)).length;
-    await server.stop();
-  }
-
-  async restart(): Promise<DevServer> {
-    await this.stop();
-    return this.start();
-  }
-
-  async close(): Promise<void> {
-    await this.stop();
-    process.off('exit', this.kill);
-    await rm(this.state, { recursive: true, force: true });
-  }
-}
-
 async function heapOf(server: DevServer): Promise<IsolateHeap> {
   const poke = async () => {
     await (await fetch(`${server.url}/health`)).arrayBuffer();
@@ -164,7 +110,7 @@ async function warmQueries(
 
 /** The cold first query per mode, each after its own restart; returns ms and the disk bytes. */
 async function coldQueries(
-  bench: Bench,
+  bench: ScaleServer,
   agent: Agent,
   questions: number,
   tally: StatusTally,
@@ -182,43 +128,6 @@ async function coldQueries(
   return { cold, diskBytes };
 }
 
-function lensOf(question: ScaleQuestion): Lens {
-  if (question.lens === undefined) return [['*']];
-  const parsed = parseLens(question.lens);
-  if ('problem' in parsed) throw new Error(`question lens: ${parsed.problem}`);
-  return parsed.lens;
-}
-
-/** Mean recall@10 of `vector` mode's answers against the exact scan over facts 0..facts-1. */
-function vectorRecall(
-  width: number,
-  facts: number,
-  questions: readonly ScaleQuestion[],
-  vectorHits: readonly number[][],
-): number {
-  const exactQuestions = questions.map((q) => ({
-    vector: syntheticEmbedding(q.query, width),
-    lens: lensOf(q),
-  }));
-  const tops = exactTopK(
-    exactQuestions,
-    facts,
-    (n) => {
-      const fact = factAt(n);
-      return { vector: syntheticEmbedding(fact.content, width), scopes: fact.scopes };
-    },
-    K,
-  );
-  const recalls = exactQuestions.flatMap((q, i) => {
-    const top = tops[i];
-    const hits = vectorHits[i];
-    if (top === undefined || hits === undefined || hits.length === 0) return [];
-    const scoreOf = (n: number) => dot(q.vector, syntheticEmbedding(factAt(n).content, width));
-    return [recallAtK(hits, top, scoreOf)];
-  });
-  return recalls.reduce((a, b) => a + b, 0) / Math.max(1, recalls.length);
-}
-
 function progressPrinter(label: string, to: number): (written: number) => void {
   let shown = Date.now();
   return (written) => {
@@ -232,7 +141,7 @@ function progressPrinter(label: string, to: number): (written: number) => void {
 async function runWidth(width: number | null, options: ScaleOptions): Promise<WidthResult> {
   const label = width === null ? 'local' : `synthetic-${width}`;
   let fake: FakeEmbeddings | null = null;
-  const bench = new Bench(await mkdtemp(join(tmpdir(), 'engram-scale-')), LOAD_VARS);
+  const bench = await ScaleServer.create(LOAD_VARS);
   try {
     if (width !== null) {
       fake = await startFakeEmbeddings(width, label);

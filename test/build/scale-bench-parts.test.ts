@@ -6,7 +6,7 @@ import { startFakeEmbeddings } from '../../scripts/bench/fake-embeddings-server.
 import { DEFAULT_SIZES, parseScaleArgs } from '../../scripts/bench/scale-args.ts';
 import { factAt, questionAt } from '../../scripts/bench/scale-facts.ts';
 import { CITIES, PEOPLE, PROJECTS, TEAMS } from '../../scripts/bench/scale-vocabulary.ts';
-import { exactTopK, recallAtK, TopK } from '../../scripts/bench/scale-recall.ts';
+import { exactTopK, recallAtK, TopK, vectorRecall } from '../../scripts/bench/scale-recall.ts';
 
 // The pure parts of `npm run bench -- scale` (scripts/bench/scale*.ts): what it would measure
 // with is checked here; what it measures is not asserted anywhere.
@@ -129,6 +129,36 @@ describe('exact top k and recall@k', () => {
     narrow.offer(0, 0.9);
     narrow.offer(1, 0.8);
     expect(recallAtK([1, 0], narrow, score)).toBe(1);
+  });
+});
+
+describe('recall of vector answers over the generated facts', () => {
+  const questions = Array.from({ length: 12 }, (_, q) => questionAt(q));
+  const count = 400;
+  // The exact lists, as a perfect store would answer (facts outside a question's lens excluded).
+  const exact = exactTopK(
+    questions.map((q) => ({
+      vector: syntheticEmbedding(q.query, 48),
+      lens: q.lens === undefined ? [['*']] : q.lens.map((c) => (typeof c === 'string' ? [c] : c)),
+    })),
+    count,
+    (n) => ({ vector: syntheticEmbedding(factAt(n).content, 48), scopes: factAt(n).scopes }),
+    10,
+  ).map((top) => top.ids);
+
+  it('is 1 for the exact lists and falls when answers miss or come from outside the lens', () => {
+    expect(vectorRecall(48, count, questions, exact)).toBe(1);
+    const halved = exact.map((ids) => ids.slice(0, Math.ceil(ids.length / 2)));
+    const recall = vectorRecall(48, count, questions, halved);
+    expect(recall).toBeGreaterThan(0.4);
+    expect(recall).toBeLessThan(0.7);
+    // The same number of hits, the lower half replaced by facts the exact list ranks below.
+    const wrong = exact.map((ids) => [...ids.slice(0, 5), 399, 398, 397, 396, 395]);
+    expect(vectorRecall(48, count, questions, wrong)).toBeLessThan(1);
+    // Questions without an answer are left out, not counted as zero.
+    expect(
+      vectorRecall(48, count, questions, [exact[0] ?? [], ...exact.slice(1).map(() => [])]),
+    ).toBe(1);
   });
 });
 
