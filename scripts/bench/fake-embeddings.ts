@@ -43,7 +43,10 @@ export function syntheticEmbedding(text: string, dims: number): Float32Array {
 
 /** Dot product of two vectors of the same width (cosine for unit vectors). */
 export function dot(a: Float32Array, b: Float32Array): number {
+  if (a.length !== b.length) throw new Error(`dot: widths ${a.length} and ${b.length}`);
   let s = 0;
-  for (let i = 0; i < a.length; i++) s += (a[i] ?? 0) * (b[i] ?? 0);
+  // In range by the check above; the casts spare the exact scan's hot loop (50 questions x 1M
+  // facts x 768) a branch per element.
+  for (let i = 0; i < a.length; i++) s += (a[i] as number) * (b[i] as number);
   return s;
 }

@@ -57,6 +57,7 @@ describe('the synthetic embedder', () => {
     expect(dot(a, near)).toBeGreaterThan(0.7);
     expect(Math.abs(dot(a, far))).toBeLessThan(0.3);
     expect(syntheticEmbedding('...', 16)).toEqual(new Float32Array(16));
+    expect(() => dot(new Float32Array(2), new Float32Array(3))).toThrow(/widths 2 and 3/);
   });
 
   it('answers POST /v1/embeddings in the OpenAI format on loopback, and nothing else', async () => {
