@@ -1,6 +1,8 @@
 // `npm run bench`: runs every benchmark part and writes docs/BENCHMARKS.md.
 // `npm run bench -- site memory` runs only the named parts (the other sections are kept as they were).
 // `npm run bench -- export --sizes=10,100,200` passes the export part its Context sizes in MB.
+// `npm run bench -- scale --sizes=10000,100000 --dims=local,768` grows one Context per vector
+// width to those sizes in facts (scale.ts); it runs only when named: its default reaches 1M.
 // Other arguments are handed to every selected part: `npm run bench -- recall --split dev`; a part
 // run on a subset prints its figures and leaves its documented section as it was.
 import { execSync } from 'node:child_process';
@@ -11,6 +13,8 @@ interface Part {
   name: string;
   module: string;
   exportName: string;
+  /** Left out of a bare `npm run bench`: runs only when named (hours at its default sizes). */
+  onlyWhenNamed?: boolean;
 }
 
 const PARTS: Part[] = [
@@ -25,6 +29,8 @@ const PARTS: Part[] = [
   { name: 'neural', module: './neural-stand-in.ts', exportName: 'runNeuralStandInBench' },
   { name: 'edge', module: './edge.ts', exportName: 'runEdgeBench' },
   { name: 'bundle', module: './bundle.ts', exportName: 'runBundleBench' },
+  // One Context grown to 10k, 100k and 1M facts: heap, cold and warm queries, disk, ANN recall.
+  { name: 'scale', module: './scale.ts', exportName: 'runScaleBench', onlyWhenNamed: true },
   // Lighthouse and axe-core on the audited pages (also alone: `npm run audit`).
   { name: 'audit', module: '../audit.ts', exportName: 'runAudit' },
 ];
@@ -57,7 +63,10 @@ function machine(): string {
 const args = process.argv.slice(2);
 const wanted = args.filter((a) => PARTS.some((p) => p.name === a));
 const flags = args.filter((a) => !wanted.includes(a));
-const selected = wanted.length > 0 ? PARTS.filter((p) => wanted.includes(p.name)) : PARTS;
+const selected =
+  wanted.length > 0
+    ? PARTS.filter((p) => wanted.includes(p.name))
+    : PARTS.filter((p) => p.onlyWhenNamed !== true);
 const sections = previousSections();
 
 for (const part of selected) {

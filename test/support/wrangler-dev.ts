@@ -12,6 +12,8 @@ export interface DevServer {
   pid: number | null;
   /** Its local state (`--persist-to`): wrangler's D1 and R2 commands read it with the same flag. */
   persistTo: string;
+  /** The V8 inspector port (`--inspector-port`): `/json` lists the Worker's isolate. */
+  inspectorPort: number;
   /** The end of wrangler's output, for a failure report. */
   log(): string;
   stop(): Promise<void>;
@@ -24,6 +26,11 @@ export interface DevServerOptions {
   testScheduled?: boolean;
   /** Another Worker's wrangler config (a bench's peer): no D1 migrations are applied for it. */
   config?: string;
+  /**
+   * A state directory the caller owns (the scale bench restarts on the same data): migrations
+   * are applied to it (a no-op when already applied) and `stop()` leaves it in place.
+   */
+  persistTo?: string;
 }
 
 /** Asks the kernel for a free loopback port. */
@@ -83,7 +90,7 @@ function applyControlMigrations(state: string): Promise<void> {
  * persistence directory, so each run starts from an empty control plane.
  */
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
-  const state = await mkdtemp(join(tmpdir(), 'engram-dev-'));
+  const state = options.persistTo ?? (await mkdtemp(join(tmpdir(), 'engram-dev-')));
   const bootstrapKey = `mem_management_${crypto.randomUUID().replaceAll('-', '')}`;
   if (options.config === undefined) await applyControlMigrations(state);
   const port = await freePort();
@@ -117,6 +124,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     bootstrapKey,
     pid: child.pid ?? null,
     persistTo: state,
+    inspectorPort: inspector,
     log: () => output.slice(-4000),
     async stop() {
       if (child.pid !== undefined && child.exitCode === null) {
@@ -124,7 +132,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
         process.kill(-child.pid, 'SIGTERM');
         await exited;
       }
-      await rm(state, { recursive: true, force: true });
+      if (options.persistTo === undefined) await rm(state, { recursive: true, force: true });
     },
   };
 }
