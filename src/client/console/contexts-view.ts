@@ -67,6 +67,7 @@ async function draw(session: ConsoleSession): Promise<void> {
     ids.map((id) => api<ContextInfo>(contextPath(id)).catch(() => null)),
   );
   const rows = infos.filter((i): i is ContextInfo => i !== null).map((i) => contextRow(i, report));
+  say(`${rows.length} Context(s) opened or created in this tab (the API lists none).`);
   fill(
     byId('context-rows', HTMLTableSectionElement),
     ...(rows.length > 0 ? rows : [h('tr', {}, h('td', { colspan: 6 }, 'No Context opened yet.'))]),

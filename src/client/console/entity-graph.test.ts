@@ -34,10 +34,10 @@ describe('entity graph', () => {
     const one = layout(ids, edges, 600, 400);
     expect(layout(ids, edges, 600, 400)).toEqual(one);
     for (const p of one.values()) {
-      expect(p.x).toBeGreaterThanOrEqual(40);
-      expect(p.x).toBeLessThanOrEqual(560);
-      expect(p.y).toBeGreaterThanOrEqual(40);
-      expect(p.y).toBeLessThanOrEqual(360);
+      expect(p.x).toBeGreaterThanOrEqual(30);
+      expect(p.x).toBeLessThanOrEqual(450);
+      expect(p.y).toBeGreaterThanOrEqual(30);
+      expect(p.y).toBeLessThanOrEqual(370);
     }
     const dist = (x: string, y: string) => {
       const p = one.get(x);

@@ -28,7 +28,8 @@ export function layout(
     return pos;
   }
   const k = Math.sqrt((width * height) / n) * 0.6;
-  const margin = 40;
+  // Labels are drawn to the right of a node: keep room for them on that side.
+  const margin = { left: 30, right: 150, top: 30, bottom: 30 };
   for (let step = 0; step < steps; step++) {
     const temperature = (width / 10) * (1 - step / steps);
     const shift = new Map<string, Point>(ids.map((id) => [id, { x: 0, y: 0 }]));
@@ -60,9 +61,21 @@ export function layout(
       const p = pos.get(id);
       const s = shift.get(id);
       if (!p || !s) continue;
+      // Gravity toward the centre, so nodes without edges gather instead of lining the border.
+      const d = Math.hypot(p.x - cx, p.y - cy);
+      if (d > 0)
+        push(s, ((cx - p.x) / d) * ((d * d) / k) * 0.5, ((cy - p.y) / d) * ((d * d) / k) * 0.5);
       const len = Math.hypot(s.x, s.y) || 1;
-      p.x = clamp(p.x + (s.x / len) * Math.min(len, temperature), margin, width - margin);
-      p.y = clamp(p.y + (s.y / len) * Math.min(len, temperature), margin, height - margin);
+      p.x = clamp(
+        p.x + (s.x / len) * Math.min(len, temperature),
+        margin.left,
+        width - margin.right,
+      );
+      p.y = clamp(
+        p.y + (s.y / len) * Math.min(len, temperature),
+        margin.top,
+        height - margin.bottom,
+      );
     }
   }
   return pos;

@@ -60,6 +60,7 @@ startView(
       byId('console-view', HTMLElement).hidden = true;
       return;
     }
+    say('Keys are looked up by id: the API lists neither keys nor principals.');
     const keyContext = byId('key-context', HTMLInputElement);
     if (session.contextId !== null) keyContext.value = session.contextId;
 

@@ -48,6 +48,7 @@ function column(answer: QueryAnswer, asked: string): HTMLElement {
 }
 
 startView((_session, contextId) => {
+  say('Ask a question: it runs in bm25, vector, hybrid and hybrid_graph at once.');
   const form = byId('query-form', HTMLFormElement);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
