@@ -16,8 +16,6 @@ const SIGN_IN_PATH = '/console';
 
 function paintHeader(session: ConsoleSession | null): void {
   const who = document.getElementById('console-who');
-  const picker = document.getElementById('context-form');
-  const out = document.getElementById('sign-out');
   if (who) {
     fill(
       who,
@@ -26,8 +24,8 @@ function paintHeader(session: ConsoleSession | null): void {
         : `${session.kind} key · ${session.contextId === null ? 'no Context chosen' : session.contextId}`,
     );
   }
-  if (picker instanceof HTMLFormElement) picker.hidden = session === null;
-  if (out instanceof HTMLButtonElement) out.hidden = session === null;
+  // Hidden by visibility, not removed: the header keeps its height, so nothing below it shifts.
+  document.body.dataset.session = session === null ? 'none' : session.kind;
   const list = document.getElementById('known-contexts');
   if (list) fill(list, ...knownContexts().map((id) => h('option', { value: id })));
   const input = document.getElementById('context-input');
