@@ -11,6 +11,8 @@ import { refreshHeader } from './shell.ts';
 import { attempt, explain, say } from './status.ts';
 import type { ContextInfo } from './types.ts';
 
+const form = byId('sign-in', HTMLFormElement);
+
 async function check(key: string, contextId: string | null): Promise<void> {
   signIn(key, contextId);
   try {
@@ -50,7 +52,6 @@ function usageRows(info: ContextInfo): HTMLElement {
 
 async function showOverview(): Promise<void> {
   const session = currentSession();
-  const form = byId('sign-in', HTMLFormElement);
   const overview = byId('overview', HTMLElement);
   form.hidden = session !== null;
   overview.hidden = session === null;
@@ -75,9 +76,8 @@ async function showOverview(): Promise<void> {
   });
 }
 
-byId('sign-in', HTMLFormElement).addEventListener('submit', (event) => {
+form.addEventListener('submit', (event) => {
   event.preventDefault();
-  const form = event.currentTarget as HTMLFormElement;
   const key = field(form, 'key');
   const contextId = field(form, 'context');
   if (keyKind(key) !== 'management' && contextId === '') {
