@@ -62,12 +62,26 @@ async function draw(session: ConsoleSession): Promise<void> {
     if (error instanceof ApiError && error.status === 403) return null;
     throw error;
   });
-  const ids = [...new Set([...(session.contextId ? [session.contextId] : []), ...knownContexts()])];
+  // The rollout names the Contexts behind the latest schema and those with dead letters: a root
+  // key sees those too, beside the ones this tab opened.
+  const fromRollout = [
+    ...(report?.behind.map((b) => b.context_id) ?? []),
+    ...(report?.dlq.map((d) => d.context_id) ?? []),
+  ];
+  const ids = [
+    ...new Set([
+      ...(session.contextId ? [session.contextId] : []),
+      ...knownContexts(),
+      ...fromRollout,
+    ]),
+  ];
   const infos = await Promise.all(
     ids.map((id) => api<ContextInfo>(contextPath(id)).catch(() => null)),
   );
   const rows = infos.filter((i): i is ContextInfo => i !== null).map((i) => contextRow(i, report));
-  say(`${rows.length} Context(s) opened or created in this tab (the API lists none).`);
+  say(
+    `${rows.length} Context(s): opened or created in this tab, or named by the rollout (the API lists none).`,
+  );
   fill(
     byId('context-rows', HTMLTableSectionElement),
     ...(rows.length > 0 ? rows : [h('tr', {}, h('td', { colspan: 6 }, 'No Context opened yet.'))]),
