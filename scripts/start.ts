@@ -64,6 +64,7 @@ function nextSteps(base: string, key: string): string {
     'Ready. What to do next:',
     `  Site                  ${base}/`,
     `  Docs                  ${base}/docs`,
+    `  Console               ${base}/console   (sign in with the management key below)`,
     `  MCP (streamable HTTP) ${base}/mcp   with  Authorization: Bearer <key>`,
     `  Management key        ${key}   (kept in ${DEV_VARS})`,
     '',

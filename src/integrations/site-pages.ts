@@ -59,10 +59,19 @@ export function checkPagePath(path: string, file: string): void {
   }
 }
 
-/** Every page of the site: each .html in dist/ except the 404 page, sorted by path. */
+/**
+ * HTML files that are an application, not content: the memory console (`/console`, docs/
+ * console.md) renders nothing until the reader signs in, so it gets no twin and stays out of
+ * llms.txt, the sitemaps and the search index.
+ */
+export function isAppPage(htmlFile: string): boolean {
+  return htmlFile === 'console.html' || htmlFile.startsWith('console/');
+}
+
+/** Every page of the site: each .html in dist/ except the 404 page and app pages, sorted by path. */
 export async function collectPages(outDir: string): Promise<SitePage[]> {
   const files = (await listFiles(outDir)).filter(
-    (f) => f.endsWith('.html') && f !== '404.html' && !f.startsWith('_'),
+    (f) => f.endsWith('.html') && f !== '404.html' && !f.startsWith('_') && !isAppPage(f),
   );
   const pages = await Promise.all(
     files.map(async (htmlFile): Promise<SitePage> => {

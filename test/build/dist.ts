@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { AgentManifest } from '../../src/lib/agent-manifest.ts';
+import { isAppPage } from '../../src/integrations/site-pages.ts';
 
 /** Helpers for the build-output tests: they read dist/ as `npm run build` left it. */
 export const DIST = 'dist';
@@ -21,10 +22,10 @@ export function distFiles(): string[] {
     .map((e) => relative(DIST, join(e.parentPath, e.name)).split(sep).join('/'));
 }
 
-/** Every page of the site: each HTML file except the 404 page, as its URL path. */
+/** Every page of the site: each HTML file except the 404 page and the console, as its URL path. */
 export function htmlPages(): string[] {
   return distFiles()
-    .filter((f) => f.endsWith('.html') && f !== '404.html')
+    .filter((f) => f.endsWith('.html') && f !== '404.html' && !isAppPage(f))
     .map((f) => (f === 'index.html' ? '/' : `/${f.replace(/\.html$/, '')}`))
     .sort();
 }

@@ -1,0 +1,76 @@
+/**
+ * The entity view's graph, kept apart from drawing: entity nodes and fact nodes, an edge where a
+ * fact's text names an entity. Facts come from searching an entity's name (expand on click), and
+ * from the `hybrid_graph` results the graph arm ranked (`ranks.graph`), which are marked as the
+ * walk. The API returns no edge list, so an edge here is "this fact mentions this name".
+ */
+export interface GraphNode {
+  id: string;
+  kind: 'entity' | 'fact';
+  label: string;
+  walked: boolean;
+  expanded: boolean;
+}
+
+export interface GraphEdge {
+  from: string;
+  to: string;
+  walked: boolean;
+}
+
+export interface EntityName {
+  name: string;
+  display: string;
+}
+
+export interface Graph {
+  nodes: Map<string, GraphNode>;
+  edges: Map<string, GraphEdge>;
+}
+
+export function emptyGraph(): Graph {
+  return { nodes: new Map(), edges: new Map() };
+}
+
+const entityId = (name: string) => `entity:${name}`;
+const factId = (id: string) => `fact:${id}`;
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Entities whose display name appears in `text` as whole words, case-insensitively. */
+export function mentioned(text: string, entities: readonly EntityName[]): EntityName[] {
+  return entities.filter((e) =>
+    new RegExp(`(^|[^\\p{L}\\p{N}])${escape(e.display)}($|[^\\p{L}\\p{N}])`, 'iu').test(text),
+  );
+}
+
+export function addEntity(graph: Graph, entity: EntityName, walked = false): string {
+  const id = entityId(entity.name);
+  const node = graph.nodes.get(id);
+  if (node) node.walked ||= walked;
+  else graph.nodes.set(id, { id, kind: 'entity', label: entity.display, walked, expanded: false });
+  return id;
+}
+
+/** Adds a fact and an edge to every entity it mentions; returns the fact's node id. */
+export function addFact(
+  graph: Graph,
+  fact: { id: string; content: string },
+  entities: readonly EntityName[],
+  walked = false,
+): string {
+  const id = factId(fact.id);
+  const node = graph.nodes.get(id);
+  if (node) node.walked ||= walked;
+  else graph.nodes.set(id, { id, kind: 'fact', label: fact.content, walked, expanded: true });
+  for (const entity of mentioned(fact.content, entities)) {
+    const to = addEntity(graph, entity, walked);
+    const key = `${id}|${to}`;
+    const edge = graph.edges.get(key);
+    if (edge) edge.walked ||= walked;
+    else graph.edges.set(key, { from: id, to, walked });
+  }
+  return id;
+}

@@ -1,0 +1,120 @@
+/**
+ * A Context for the console's browser tests, written through the public API as any client would:
+ * two teams' facts (one with a second version, so it has history), a session and a document per
+ * team, and an agent key that may read, write and forget `team:eng` only.
+ */
+export interface ConsoleSeed {
+  contextId: string;
+  /** The agent key scoped to `team:eng`. */
+  engKey: string;
+  /** The current version of Alice's fact, and the one it replaced. */
+  aliceId: string;
+  aliceOldId: string;
+  /** Words that appear only in `team:sales` memory: none may show up for the eng key. */
+  salesWords: string[];
+}
+
+async function send(
+  base: string,
+  key: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  contentType = 'application/json',
+): Promise<unknown> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': contentType },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return text === '' ? null : JSON.parse(text);
+}
+
+interface Written {
+  facts: { id: string }[];
+}
+
+/** The MCP `update_fact` tool: the only way to write a second version of a fact by hand. */
+async function updateFact(base: string, key: string, args: Record<string, unknown>) {
+  const res = await fetch(`${base}/mcp`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'update_fact', arguments: args },
+    }),
+  });
+  const body = (await res.json()) as {
+    result?: { isError?: boolean; structuredContent?: { fact: { id: string } } };
+  };
+  const id = body.result?.structuredContent?.fact.id;
+  if (!res.ok || body.result?.isError || id === undefined) {
+    throw new Error(`update_fact: ${res.status} ${JSON.stringify(body)}`);
+  }
+  return id;
+}
+
+export async function seedConsole(
+  base: string,
+  rootKey: string,
+  contextId: string,
+): Promise<ConsoleSeed> {
+  const ctx = `/api/v1/${contextId}`;
+  await send(base, rootKey, 'POST', '/api/v1/contexts', { id: contextId });
+  const fact = async (content: string, scope: string) =>
+    ((await send(base, rootKey, 'POST', `${ctx}/facts`, { content, scopes: [scope] })) as Written)
+      .facts[0]?.id ?? '';
+  const aliceOldId = await fact('Alice leads the Platform team in Berlin', 'team:eng');
+  await fact('Bob deploys the Platform services every Friday', 'team:eng');
+  await fact('The Platform team keeps billing data in Postgres', 'team:eng');
+  await fact('Carol closed the Initech deal in Paris for the Sales team', 'team:sales');
+  await fact('Initech renews its Zanzibar contract every January', 'team:sales');
+  const aliceId = await updateFact(base, rootKey, {
+    context_id: contextId,
+    id: aliceOldId,
+    content: 'Alice leads the Platform team in Munich',
+  });
+  for (const [id, scope, line] of [
+    ['standup-eng', 'team:eng', 'Bob: the Friday deploy of the Platform services went fine'],
+    ['call-sales', 'team:sales', 'Carol: Initech wants the Zanzibar discount again'],
+  ] as const) {
+    await send(base, rootKey, 'POST', `${ctx}/sessions`, { id, scopes: [scope] });
+    await send(base, rootKey, 'POST', `${ctx}/sessions/${id}/turns`, {
+      role: 'user',
+      content: line,
+    });
+  }
+  await send(
+    base,
+    rootKey,
+    'POST',
+    `${ctx}/documents?scopes=team:sales&filename=initech-terms.txt`,
+    'Initech terms: the Zanzibar discount applies to renewals signed in January.',
+    'text/plain',
+  );
+  const principal = (await send(base, rootKey, 'POST', '/api/v1/principals', {
+    kind: 'agent',
+    display_name: `${contextId}-eng-bot`,
+  })) as { id: string };
+  const grant = ['team:eng'];
+  const key = (await send(base, rootKey, 'POST', '/api/v1/keys', {
+    principal_id: principal.id,
+    context_id: contextId,
+    grants: { 'memory:read': grant, 'memory:write': grant, 'memory:forget': grant },
+  })) as { key: string };
+  return {
+    contextId,
+    engKey: key.key,
+    aliceId,
+    aliceOldId,
+    salesWords: ['Initech', 'Carol', 'Zanzibar', 'call-sales'],
+  };
+}
