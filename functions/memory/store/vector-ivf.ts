@@ -8,11 +8,14 @@
  *   at a million 100-dimension vectors).
  * - **Postings**: each vector sits in the list of its nearest centroid, as an int8 code (a float32
  *   scale, then one signed byte per dimension): 104 bytes at 100 dimensions, 772 at 768, about a
- *   quarter of the float vector. A list is one contiguous key range of `_vector_postings`.
- * - **Search**: the query is compared with every centroid, the nearest `nprobe` lists are read
- *   and their codes scored, the best candidates are filtered (scopes, kind, validity: the same
- *   filter as the exact scan) and the shortlist is rescored with the stored float vectors, so
- *   every returned score is the exact cosine. Fewer admitted hits than asked for: more lists.
+ *   quarter of the float vector, beside the item's kind and scopes. A list is one contiguous key
+ *   range of `_vector_postings`.
+ * - **Search**: the query is compared with every centroid and the nearest `nprobe` lists are
+ *   read; the rows the query's kinds and lens admit are scored by their codes (filtering first
+ *   keeps a narrow lens from filling the candidates with rows it then drops: recall@10 0.922 ->
+ *   0.974 for the same lists read), the best candidates' validity is checked, and the shortlist
+ *   is rescored with the stored float vectors, so every returned score is the exact cosine.
+ *   Fewer admitted hits than asked for: more lists.
  * - **Growth**: new vectors are assigned to the newest generation's nearest list on write. When
  *   the model's vectors reach four times what a generation was trained on, a new generation is
  *   trained and the vectors move to it in seq order (`backfill`), a batch per background step;
@@ -50,7 +53,10 @@ export function listsFor(rows: number): number {
 export function nprobeFor(lists: number): number {
   // A small index is read whole: exact, and no slower than the scan it replaces.
   if (lists <= 16) return lists;
-  return Math.min(lists, Math.max(8, Math.ceil(Math.sqrt(lists) * 1.5)));
+  // Measured on the scale bench's synthetic 768-dimension vectors (hard for IVF: sums of random
+  // word vectors), 100k vectors, 316 lists, lens-filtered questions, recall@10 against the exact
+  // scan: 1.5 sqrt (27 lists) 0.936, 2 sqrt (36) about 0.95, 2.7 sqrt (48) 0.974.
+  return Math.min(lists, Math.max(8, Math.ceil(Math.sqrt(lists) * 2)));
 }
 
 export function generationBytes(g: Generation): number {
@@ -233,16 +239,19 @@ export function addPosting(
   sql: SqlStorage,
   modelId: string,
   g: Generation,
-  seq: number,
+  item: { seq: number; kind: string; scopes: string },
   v: Float32Array,
 ): void {
-  sql.exec('DELETE FROM _vector_postings WHERE item_seq = ?', seq);
+  sql.exec('DELETE FROM _vector_postings WHERE item_seq = ?', item.seq);
   sql.exec(
-    'INSERT INTO _vector_postings (model_id, gen, list, item_seq, code) VALUES (?, ?, ?, ?, ?)',
+    `INSERT INTO _vector_postings (model_id, gen, list, item_seq, kind, scopes, code)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
     modelId,
     g.gen,
     nearestList(g, v),
-    seq,
+    item.seq,
+    item.kind,
+    item.scopes,
     encode(v).buffer,
   );
 }
@@ -326,9 +335,10 @@ export function trainGeneration(
 export function backfill(sql: SqlStorage, modelId: string, g: Generation): boolean {
   const batch = Math.max(256, Math.min(20_000, Math.floor(STEP_WORK / (g.lists * g.dims))));
   const rows = sql
-    .exec<{ item_seq: number; vector: ArrayBuffer; dims: number }>(
-      `SELECT item_seq, vector, dims FROM item_vectors
-        WHERE item_seq >= ? AND item_seq <= ? AND model_id = ? ORDER BY item_seq LIMIT ?`,
+    .exec<{ item_seq: number; vector: ArrayBuffer; dims: number; kind: string; scopes: string }>(
+      `SELECT v.item_seq, v.vector, v.dims, i.kind, i.scopes
+         FROM item_vectors v JOIN items i ON i.seq = v.item_seq
+        WHERE v.item_seq >= ? AND v.item_seq <= ? AND v.model_id = ? ORDER BY v.item_seq LIMIT ?`,
       g.nextSeq,
       g.endSeq,
       modelId,
@@ -336,8 +346,8 @@ export function backfill(sql: SqlStorage, modelId: string, g: Generation): boole
     )
     .toArray();
   for (const row of rows) {
-    if (row.dims === g.dims)
-      addPosting(sql, modelId, g, row.item_seq, new Float32Array(row.vector));
+    const item = { seq: row.item_seq, kind: row.kind, scopes: row.scopes };
+    if (row.dims === g.dims) addPosting(sql, modelId, g, item, new Float32Array(row.vector));
     else removePosting(sql, row.item_seq);
   }
   const last = rows[rows.length - 1];

@@ -114,7 +114,13 @@ export class VectorCache {
     else this.matrix?.delete(seq);
     const latest = this.generations(sql, vector.modelId).at(-1);
     if (latest && latest.dims === vector.values.length)
-      addPosting(sql, vector.modelId, latest, seq, vector.values);
+      addPosting(
+        sql,
+        vector.modelId,
+        latest,
+        { seq, kind, scopes: JSON.stringify(scopes) },
+        vector.values,
+      );
     else if (hasTable(sql, '_vector_postings')) removePosting(sql, seq);
   }
 
@@ -312,13 +318,22 @@ function ivfSearch(
     const candidates = new TopK((limit * CANDIDATES_PER_HIT + CANDIDATE_SLACK) * factor);
     for (const g of gens) {
       for (const list of nearestLists(g, query, Math.min(g.lists, probes))) {
-        for (const row of sql.exec<{ item_seq: number; code: ArrayBuffer }>(
-          'SELECT item_seq, code FROM _vector_postings WHERE model_id = ? AND gen = ? AND list = ?',
+        for (const row of sql.exec<{
+          item_seq: number;
+          kind: string;
+          scopes: string;
+          code: ArrayBuffer;
+        }>(
+          `SELECT item_seq, kind, scopes, code FROM _vector_postings
+            WHERE model_id = ? AND gen = ? AND list = ?`,
           modelId,
           g.gen,
           list,
         ))
-          candidates.offer(row.item_seq, codeDot(query, row.code));
+          // Kinds and lens before scoring (an item's are fixed); validity, which supersession
+          // changes, is read for the candidates below.
+          if (admits(row.scopes, row.kind, false) || admits(row.scopes, row.kind, true))
+            candidates.offer(row.item_seq, codeDot(query, row.code));
       }
     }
     const order = candidates.hits.map((h) => h.seq);

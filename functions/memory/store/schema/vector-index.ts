@@ -10,7 +10,9 @@ import type { SchemaMigration } from './types.ts';
  *   and the seqs it still has to take in (`next_seq` through `end_seq`, the vectors that existed
  *   when it was trained). Each vector sits in at most one list of one generation, with an int8
  *   code (a float32 scale, then one byte per dimension) that ranks a list's rows without reading
- *   the float vectors; the shortlist is rescored with `item_vectors`.
+ *   the float vectors, beside the item's kind and scopes (both fixed for an item's life), so a
+ *   list is filtered by the query's lens before anything is scored; the shortlist is rescored
+ *   with `item_vectors`.
  *
  * Names start with `_` and export skips them: they are derived from `items` and `item_vectors`,
  * and a restored Context rebuilds them.
@@ -64,6 +66,8 @@ export const vectorIndexStep: SchemaMigration = {
       gen INTEGER NOT NULL,
       list INTEGER NOT NULL,
       item_seq INTEGER NOT NULL,
+      kind TEXT NOT NULL,
+      scopes TEXT NOT NULL,
       code BLOB NOT NULL,
       PRIMARY KEY (model_id, gen, list, item_seq)
     ) WITHOUT ROWID`);
