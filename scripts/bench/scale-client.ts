@@ -7,6 +7,7 @@ import { managementCall } from './dev-api.ts';
 import { factAt, type ScaleQuestion } from './scale-facts.ts';
 
 export const BATCH = 100;
+let serverErrorsShown = 0;
 /** Per request: a batch or a query that takes longer has failed, whatever its answer. */
 const REQUEST_TIMEOUT_MS = 180_000;
 /** Attempts per batch (each failure is tallied); the same Idempotency-Key makes a retry safe. */
@@ -67,6 +68,9 @@ async function post(
     });
     const text = await res.text();
     tally.add(res.status);
+    // A 5xx is a finding: its problem body says which (the first few are printed).
+    if (res.status >= 500 && serverErrorsShown++ < 5)
+      console.error(`scale: ${res.status} from ${path}: ${text.slice(0, 500)}`);
     return { status: res.status, json: res.ok ? JSON.parse(text) : text };
   } catch (err) {
     tally.add(0);
