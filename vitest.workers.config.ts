@@ -17,7 +17,7 @@ export default defineConfig({
         modulesRules: [
           {
             type: 'ESModule',
-            include: ['**/unpdf/dist/pdfjs.mjs', '**/gpt-tokenizer/esm/bpeRanks/*.js'],
+            include: ['**/unpdf/dist/pdfjs.mjs'],
           },
         ],
         compatibilityFlags: ['nodejs_compat', 'increase_websocket_message_size', 'experimental'],
@@ -30,6 +30,6 @@ export default defineConfig({
   ],
   test: {
     include: ['functions/**/*.test.ts', 'test/workers/**/*.test.ts'],
-    setupFiles: ['./test/workers/apply-migrations.ts'],
+    setupFiles: ['./test/workers/apply-migrations.ts', './test/workers/load-tables.ts'],
   },
 });

@@ -6,6 +6,7 @@
 import { execSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
+import { installTablesInProcess } from '../../test/support/install-tables.ts';
 
 interface Part {
   name: string;
@@ -60,6 +61,9 @@ const flags = args.filter((a) => !wanted.includes(a));
 const selected = wanted.length > 0 ? PARTS.filter((p) => wanted.includes(p.name)) : PARTS;
 const sections = previousSections();
 
+// Parts that run the store in this process embed and count tokens: the read-only tables first,
+// from the same bytes the build writes as assets (functions/memory/tables/load-tables.ts).
+installTablesInProcess();
 for (const part of selected) {
   console.log(`bench: ${part.name}...`);
   const mod: Record<string, unknown> = await import(part.module);

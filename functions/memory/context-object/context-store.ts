@@ -15,6 +15,7 @@ import type { ContextRow } from '../operations/context-row.ts';
 import { objectDeps } from './object-deps.ts';
 import { ContextDatabase, type RpcMethods } from '../store/context-store.ts';
 import { accessCache } from '../store/schema/access-cache.ts';
+import { loadTables } from '../tables/load-tables.ts';
 import type { MigrationStep } from '../store/schema/runner.ts';
 
 /** One data-plane request as the Worker hands it to the Context's object. */
@@ -41,6 +42,9 @@ export class ContextStore extends ContextDatabase implements AccessHooks {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, instrumentEnv(env));
+    // The word vectors and tokenizer ranks are static assets, read once per isolate before the
+    // object's first call: its searches and writes use them synchronously (docs/self-hosting.md).
+    void ctx.blockConcurrencyWhile(() => loadTables(env.ASSETS));
   }
 
   /** Access check, rate limit and the named operation, in one call. */
