@@ -27,13 +27,13 @@ interface Answer {
 }
 
 /** One raw upload over HTTP/1.1, the body written only once the server says to continue. */
-function upload(expectContinue: boolean): Promise<Answer> {
+function upload(expectContinue: boolean, key = management): Promise<Answer> {
   const url = new URL(`${base}/api/v1/${ctx}/documents`);
   return new Promise((resolve, reject) => {
     const req = request(url, {
       method: 'POST',
       headers: {
-        authorization: `Bearer ${management}`,
+        authorization: `Bearer ${key}`,
         'content-type': 'application/pdf',
         'content-length': String(SIZE),
         ...(expectContinue ? { expect: '100-continue' } : {}),
@@ -83,4 +83,18 @@ describe('an upload over the Context’s limit', () => {
       }
     });
   }
+});
+
+describe('an upload refused before its operation runs', () => {
+  it('answers 401 problem+json every time for a well-formed key nobody issued', async () => {
+    // The Worker only checks the key's shape; the Context's object finds it unknown and refuses
+    // before the upload operation starts (it used to answer without reading the body, too).
+    const unknown = `mem_agent_${'x'.repeat(40)}`;
+    const answers: Answer[] = [];
+    for (let i = 0; i < TRIES; i++) answers.push(await upload(i % 2 === 0, unknown));
+    for (const answer of answers) {
+      expect(answer.status, answer.body.slice(0, 300)).toBe(401);
+      expect(answer.contentType).toContain('application/problem+json');
+    }
+  });
 });

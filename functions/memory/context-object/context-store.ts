@@ -17,6 +17,7 @@ import { ContextDatabase, type RpcMethods } from '../store/context-store.ts';
 import { accessCache } from '../store/schema/access-cache.ts';
 import { loadTables } from '../tables/load-tables.ts';
 import type { MigrationStep } from '../store/schema/runner.ts';
+import { dropUnreadInput } from '../documents/refuse-unread.ts';
 
 /** One data-plane request as the Worker hands it to the Context's object. */
 export interface PerformRequest<N extends OperationName> {
@@ -64,10 +65,11 @@ export class ContextStore extends ContextDatabase implements AccessHooks {
       req.credential,
       req.contextId,
     );
-    if (!checked.ok) return checked;
+    // A refused upload's body is read to its end first, or the client may never see the answer.
+    if (!checked.ok) return dropUnreadInput(req.input).then(() => checked);
     const { auth, context } = checked.value;
     const admitted = this.rates.count(auth.key.keyId, req.rate.perMinute, req.rate.nowMs);
-    if (!admitted.ok) return admitted;
+    if (!admitted.ok) return dropUnreadInput(req.input).then(() => admitted);
     const deps = objectDeps(this.env, {
       // The operation's store calls are this object's own methods: no RPC, no second hop.
       store: () => this,

@@ -15,9 +15,21 @@ export async function refuseUnread<T>(request: Request, checks: () => Promise<T>
   try {
     return await checks();
   } catch (err) {
-    if (request.body !== null && !request.bodyUsed) {
-      await request.body.pipeTo(new WritableStream()).catch(() => undefined);
-    }
+    await dropUnread(request);
     throw err;
   }
+}
+
+/** Reads a request body nobody has read to its end, dropping the bytes as they come. */
+async function dropUnread(request: Request): Promise<void> {
+  if (request.body === null || request.bodyUsed) return;
+  await request.body.pipeTo(new WritableStream()).catch(() => undefined);
+}
+
+/**
+ * The same for a refusal before any operation ran (the object's key check or rate window):
+ * `input` is any operation's input, and only an upload's carries a request.
+ */
+export async function dropUnreadInput(input: object): Promise<void> {
+  if ('request' in input && input.request instanceof Request) await dropUnread(input.request);
 }
