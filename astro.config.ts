@@ -3,6 +3,7 @@ import { defineConfig } from 'astro/config';
 import { agentReady } from './src/integrations/agent-ready.ts';
 import { codeTitle } from './src/integrations/code-title.ts';
 import { memoryOpenApi } from './src/integrations/memory-openapi.ts';
+import { socialImages } from './src/integrations/social-images.ts';
 
 // Absolute origin written into sitemaps, llms.txt and discovery documents.
 const site = process.env.SITE_URL ?? 'https://engram.example';
@@ -30,5 +31,5 @@ export default defineConfig({
   // security-headers.ts, docs/security.md.
   vite: { build: { assetsInlineLimit: 0 } },
   // memoryOpenApi first: the API reference pages read the document it exports.
-  integrations: [memoryOpenApi(), mdx(), agentReady()],
+  integrations: [memoryOpenApi(), mdx(), agentReady(), socialImages()],
 });
