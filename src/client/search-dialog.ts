@@ -98,6 +98,14 @@ function open(): void {
   input?.select();
 }
 
+// Other parts of the page (the 404 search box) open the dialog with a query already typed.
+document.addEventListener('engram:search', (event) => {
+  if (!(event instanceof CustomEvent) || typeof event.detail !== 'string' || !input) return;
+  open();
+  input.value = event.detail;
+  void runSearch(event.detail);
+});
+
 for (const button of document.querySelectorAll('[data-search-open]')) {
   button.addEventListener('click', open);
 }
