@@ -74,7 +74,8 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
   createFactsBatch: {
     body: { facts: [{ content: 'Alice is in Berlin' }, { content: 'Bob is in Lisbon' }] },
   },
-  listFacts: { query: { limit: 50, lens: 'team:eng' } },
+  /** A lens in a query string is JSON (a flat list is OR). */
+  listFacts: { query: { limit: 50, lens: '["team:eng"]' } },
   queryMemory: { body: { query: 'where is the Platform team', mode: 'hybrid_graph', k: 5 } },
   createSession: { body: { id: IDS.session, scopes: ['team:eng'] } },
   listSessions: { query: { limit: 20 } },
@@ -88,6 +89,12 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
   consolidate: { body: { dry_run: true } },
   importContext: { params: { id: IDS.contextCopy } },
   importContextBlob: { params: { id: IDS.contextCopy } },
+  // The website's twins at each depth: real pages, so the examples answer 200.
+  getSectionPageMarkdown: { params: { section: 'docs', page: 'quickstart' } },
+  getSubsectionPageMarkdown: { params: { section: 'docs', subsection: 'api', page: 'facts' } },
+  getDeepPageMarkdown: {
+    params: { section: 'docs', subsection: 'reference', subsubsection: 'memory', page: 'get-fact' },
+  },
 };
 
 /** Non-JSON request bodies: the file curl sends and the content type it names. */

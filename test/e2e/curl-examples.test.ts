@@ -28,6 +28,7 @@ const order = (op: OperationView): number => {
   if (op.operationId === 'createContext') return 0;
   if (op.operationId === 'exportContext') return 2;
   if (op.operationId === 'importContext') return 3;
+  if (op.operationId === 'importContextBlob') return 3.5;
   if (op.operationId === 'deleteContext') return 6;
   if (op.method === 'DELETE') return op.api === 'memory' && isManagement(op) ? 5 : 4;
   return 1;
@@ -70,8 +71,16 @@ describe('every curl example of the API reference runs', () => {
   });
 
   it.each(sequence.map((op) => [op.operationId, op] as const))('%s', async (id, op) => {
-    if (id === 'exportContext') {
-      // The import example reads acme.ndjson: what this export writes.
+    if (id === 'importContext') {
+      // As the operations guide says: restore into a new, empty Context created first.
+      await fetch(`${server.url}/api/v1/contexts`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${server.bootstrapKey}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ id: IDS.contextCopy }),
+      });
     }
     const { status, body } = await curl(op);
     const documented = op.responses.map((r) => Number(r.status));
@@ -79,6 +88,7 @@ describe('every curl example of the API reference runs', () => {
     expect(status, `${id}: ${body.slice(0, 300)}`).toBeLessThan(500);
     expect(documented, `${id} answered ${status}: ${body.slice(0, 300)}`).toContain(status);
     if (status === 404) expect(body, id).toMatch(/errors\/not-found"/);
+    // The import example reads acme.ndjson: what this export wrote.
     if (id === 'exportContext') await writeFile(join(dir, 'acme.ndjson'), body);
     if (id === 'createContext') {
       // The Context's own key for the examples after it: a supervisor with every grant.
