@@ -86,7 +86,7 @@ describe('docs shell in Chromium', () => {
       expect(await isOpen()).toBe(true);
       await page.locator('#search-input').fill('pricing');
       await page.locator('#search-input').press('Escape');
-      await expect.poll(isOpen).toBe(false);
+      await expect.poll(isOpen, { timeout: 10_000 }).toBe(false);
     });
   });
 
