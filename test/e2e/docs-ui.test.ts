@@ -134,6 +134,45 @@ describe('docs shell in Chromium', () => {
     });
   });
 
+  it('agent menu: copies the MCP server URL, offers Cursor and VS Code, and Esc closes it', async () => {
+    await withPage('/docs/quickstart', async (page) => {
+      await page
+        .context()
+        .grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+      const details = page.locator('.agent-more');
+      const isOpen = () => details.evaluate((d) => (d as HTMLDetailsElement).open);
+      await page.locator('.agent-more summary').click();
+      expect(await isOpen()).toBe(true);
+      const cursor = await page
+        .locator('.agent-options a', { hasText: 'Connect in Cursor' })
+        .getAttribute('href');
+      expect(cursor).toMatch(
+        /^cursor:\/\/anysphere\.cursor-deeplink\/mcp\/install\?name=engram&config=/,
+      );
+      const config = decodeURIComponent(new URL(cursor ?? '').searchParams.get('config') ?? '');
+      expect(JSON.parse(atob(config))).toEqual({ url: 'https://engram.example/mcp' });
+      const vscode = await page
+        .locator('.agent-options a', { hasText: 'Connect in VS Code' })
+        .getAttribute('href');
+      expect(
+        JSON.parse(decodeURIComponent((vscode ?? '').replace('vscode:mcp/install?', ''))),
+      ).toEqual({
+        name: 'engram',
+        type: 'http',
+        url: 'https://engram.example/mcp',
+      });
+      await page.locator('[data-copy-mcp]').click();
+      await expect
+        .poll(() => page.evaluate(() => navigator.clipboard.readText()), { timeout: 10_000 })
+        .toBe('https://engram.example/mcp');
+      expect(await isOpen()).toBe(false);
+      await page.locator('.agent-more summary').click();
+      expect(await isOpen()).toBe(true);
+      await page.keyboard.press('Escape');
+      await expect.poll(isOpen, { timeout: 10_000 }).toBe(false);
+    });
+  });
+
   it('dark mode: follows the system, the toggle switches it, and the choice survives a reload', async () => {
     const { page, close } = await openPage();
     try {
