@@ -3,6 +3,7 @@ import { defineConfig } from 'astro/config';
 import { agentReady } from './src/integrations/agent-ready.ts';
 import { codeTitle } from './src/integrations/code-title.ts';
 import { memoryOpenApi } from './src/integrations/memory-openapi.ts';
+import { socialImages } from './src/integrations/social-images.ts';
 import { tableAssets } from './src/integrations/table-assets.ts';
 
 // Absolute origin written into sitemaps, llms.txt and discovery documents.
@@ -32,5 +33,5 @@ export default defineConfig({
   vite: { build: { assetsInlineLimit: 0 } },
   // memoryOpenApi first: the API reference pages read the document it exports.
   // tableAssets last: its files are data for the Worker, not pages the site's checks read.
-  integrations: [memoryOpenApi(), mdx(), agentReady(), tableAssets()],
+  integrations: [memoryOpenApi(), mdx(), agentReady(), socialImages(), tableAssets()],
 });

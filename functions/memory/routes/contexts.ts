@@ -82,6 +82,8 @@ const get = createRoute({
   method: 'get',
   path: '/api/v1/contexts/{id}',
   operationId: 'getContext',
+  summary:
+    "A Context's settings: token limit, enforcement, namespace, upload limit, backup (management key)",
   tags: ['contexts'],
   request: { params: IdParam },
   responses: { 200: jsonResponse(ContextSchema, 'The Context'), ...commonErrors, ...notFound },

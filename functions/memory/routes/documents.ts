@@ -80,6 +80,7 @@ function documentDocumentRoutes(app: MemoryApp): void {
     method: 'get',
     path: '/api/v1/{context_id}/documents',
     operationId: 'listDocuments',
+    summary: 'Uploaded documents with their processing status, cursor-paginated',
     tags,
     request: {
       params: ContextIdParam,
