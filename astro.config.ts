@@ -3,6 +3,8 @@ import { defineConfig } from 'astro/config';
 import { agentReady } from './src/integrations/agent-ready.ts';
 import { codeTitle } from './src/integrations/code-title.ts';
 import { memoryOpenApi } from './src/integrations/memory-openapi.ts';
+import { socialImages } from './src/integrations/social-images.ts';
+import { tableAssets } from './src/integrations/table-assets.ts';
 
 // Absolute origin written into sitemaps, llms.txt and discovery documents.
 const site = process.env.SITE_URL ?? 'https://engram.example';
@@ -30,5 +32,6 @@ export default defineConfig({
   // security-headers.ts, docs/security.md.
   vite: { build: { assetsInlineLimit: 0 } },
   // memoryOpenApi first: the API reference pages read the document it exports.
-  integrations: [memoryOpenApi(), mdx(), agentReady()],
+  // tableAssets last: its files are data for the Worker, not pages the site's checks read.
+  integrations: [memoryOpenApi(), mdx(), agentReady(), socialImages(), tableAssets()],
 });

@@ -76,4 +76,43 @@ describe('built-in docs search (BM25)', () => {
     expect(snippet.endsWith('…')).toBe(true);
     expect(snippet.length).toBeLessThan(200);
   });
+
+  describe('ranking boosts', () => {
+    const page = (url: string, title: string, text: string) => ({
+      title,
+      url,
+      markdownUrl: `${url}.md`,
+      text,
+    });
+    const filler = 'memory service notes. '.repeat(30);
+    const docs = buildIndex([
+      page('/docs/api/overview', 'API overview', `${filler}\n\n## Rate limits: 429\n\nWait.`),
+      page('/docs/guide', 'Guide', `${filler} the rate of requests has a limit.`),
+      page('/learn/modes', 'Retrieval modes', 'Each mode of retrieval, explained.'),
+      page('/docs/concepts/modes', 'Modes of retrieval', 'Each mode of retrieval, in the docs.'),
+      page('/docs/reference/x', 'Get session', 'Responses: 429 rate limit reached.'),
+    ]);
+
+    it('stems, so "modes" and "mode" meet, and drops stop words of questions', () => {
+      expect(search(docs, 'how do I choose modes', 5).length).toBeGreaterThan(0);
+      expect(search(docs, 'mode', 5).map((r) => r.url)).toContain('/learn/modes');
+    });
+
+    it('puts a page whose heading holds the query before one that only mentions its words', () => {
+      const urls = search(docs, 'rate limit', 5).map((r) => r.url);
+      expect(urls.indexOf('/docs/api/overview')).toBeLessThan(urls.indexOf('/docs/guide'));
+    });
+
+    it('weighs generated reference pages less unless their title matches', () => {
+      const urls = search(docs, 'rate limit', 5).map((r) => r.url);
+      expect(urls.indexOf('/docs/api/overview')).toBeLessThan(urls.indexOf('/docs/reference/x'));
+      expect(search(docs, 'get an api session', 5)[0]?.url).toBe('/docs/reference/x');
+    });
+
+    it('lists docs before Learn and blog pages for a reader in /docs only', () => {
+      expect(search(docs, 'retrieval modes', 5)[0]?.url).toBe('/learn/modes');
+      const inDocs = search(docs, 'retrieval modes', 5, { from: '/docs/quickstart' });
+      expect(inDocs.map((r) => r.url)).toEqual(['/docs/concepts/modes', '/learn/modes']);
+    });
+  });
 });

@@ -72,7 +72,10 @@ export async function handleDocsSearch(
       `The query parameter \`limit\` must be an integer from 1 to ${MAX_LIMIT}.`,
     );
   }
-  const results = search(await loadSearchIndex(deps.assets), query, limit);
+  // `from`: the path the reader searches from (the site's dialog sends it); in /docs the docs
+  // rank before Learn and blog pages. Agents that leave it out get the plain ranking.
+  const from = url.searchParams.get('from') ?? undefined;
+  const results = search(await loadSearchIndex(deps.assets), query, limit, { from });
   const headers = new Headers({ 'content-type': JSON_TYPE });
   setCors(headers);
   return new Response(JSON.stringify({ query, results }), { headers });

@@ -8,6 +8,7 @@
 import { execSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
+import { installTablesInProcess } from '../../test/support/install-tables.ts';
 
 interface Part {
   name: string;
@@ -69,6 +70,9 @@ const selected =
     : PARTS.filter((p) => p.onlyWhenNamed !== true);
 const sections = previousSections();
 
+// Parts that run the store in this process embed and count tokens: the read-only tables first,
+// from the same bytes the build writes as assets (functions/memory/tables/load-tables.ts).
+installTablesInProcess();
 for (const part of selected) {
   console.log(`bench: ${part.name}...`);
   const mod: Record<string, unknown> = await import(part.module);

@@ -11,7 +11,9 @@ import {
   QUESTION_KINDS,
   type RecallSet,
 } from '../../test/fixtures/recall-conversations/generate.ts';
+import { installTablesInProcess } from '../../test/support/install-tables.ts';
 
+installTablesInProcess();
 const K = 10;
 const split = process.argv[2] === 'heldout' ? 'heldout' : 'dev';
 const set = JSON.parse(

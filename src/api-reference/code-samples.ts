@@ -1,3 +1,4 @@
+import { examplePath, FILE_BODIES } from './examples.ts';
 import type { OperationView } from './operations.ts';
 import { SDK_CALLS } from './sdk-calls.ts';
 
@@ -8,24 +9,10 @@ export interface CodeSample {
   code: string;
 }
 
-/** Path parameters filled with the values the guides use, so samples read like the quickstart. */
-const PATH_VALUES: Record<string, string> = {
-  context_id: 'acme',
-  id: 'acme',
-  session_id: 'session_…',
-  page: 'pricing',
-  section: 'docs',
-  subsection: 'api',
-  subsubsection: 'facts',
-};
-
-function concretePath(op: OperationView): string {
-  const filled = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => PATH_VALUES[name] ?? name);
-  const query = op.parameters
-    .filter((p) => p.in === 'query' && p.required)
-    .map((p) => `${p.name}=…`)
-    .join('&');
-  return query ? `${filled}?${query}` : filled;
+/** The example path of an operation: parameters and query from src/api-reference/examples.ts. */
+export function concretePath(op: OperationView): string {
+  const required = op.parameters.filter((p) => p.in === 'query' && p.required).map((p) => p.name);
+  return examplePath(op.operationId, op.path, required);
 }
 
 function shellQuote(text: string): string {
@@ -36,19 +23,24 @@ export function curlSample(op: OperationView): string {
   const lines = [`curl -s -X ${op.method} "$BASE${concretePath(op)}"`];
   if (op.api === 'memory') lines.push(`-H "authorization: Bearer $KEY"`);
   const body = op.requestBody;
-  if (body?.mediaType === 'application/json') {
+  const file = FILE_BODIES[op.operationId];
+  if (file?.form) {
+    lines.push(`-F 'file=@${file.file};type=${file.type}'`);
+  } else if (file) {
+    lines.push(`-H 'content-type: ${file.type}'`, `--data-binary @${file.file}`);
+  } else if (body?.mediaType === 'application/json') {
     lines.push(`-H 'content-type: application/json'`, `-d ${shellQuote(body.example)}`);
-  } else if (body?.mediaType === 'multipart/form-data') {
-    lines.push(`-F file=@handbook.pdf`);
   } else if (body) {
     lines.push(`-H 'content-type: ${body.mediaType}'`, `--data-binary @body`);
   }
   return lines.join(' \\\n  ');
 }
 
+const JS_CLIENT = `import { MemoryClient } from '@engram/memory';`;
+
 /**
  * curl for every operation; the two SDKs for the memory API (the origin's documents are plain
- * GETs, so `fetch` and `httpx` stand in for them).
+ * GETs, so `fetch` and `httpx` stand in for them). Every value comes from examples.ts.
  */
 export function codeSamples(op: OperationView): CodeSample[] {
   const samples: CodeSample[] = [{ label: 'curl', lang: 'sh', code: curlSample(op) }];
@@ -58,30 +50,34 @@ export function codeSamples(op: OperationView): CodeSample[] {
       throw new Error(
         `No SDK call for ${op.operationId}: add it to src/api-reference/sdk-calls.ts`,
       );
+    const jsImports = sdk.jsSetup?.startsWith('import ')
+      ? `${JS_CLIENT}\n${sdk.jsSetup}`
+      : `${JS_CLIENT}${sdk.jsSetup ? `\n\n${sdk.jsSetup}` : ''}`;
     samples.push(
       {
         label: 'TypeScript',
         lang: 'ts',
-        code: `import { MemoryClient } from '@engram/memory';\n\nconst memory = new MemoryClient({\n  baseUrl: process.env.BASE ?? 'http://127.0.0.1:8787',\n  apiKey: process.env.KEY,\n  contextId: 'acme',\n});\n${sdk.jsCall}`,
+        code: `${jsImports}\n\nconst memory = new MemoryClient({\n  baseUrl: process.env.BASE ?? 'http://127.0.0.1:8787',\n  apiKey: process.env.KEY,\n  contextId: 'acme',\n});\n${sdk.jsCall}`,
       },
       {
         label: 'Python',
         lang: 'python',
-        code: `import os\nfrom engram_memory import MemoryClient\n\nmemory = MemoryClient(os.environ["BASE"], os.environ["KEY"], context_id="acme")\n${sdk.pyCall}`,
+        code: `import os\nfrom engram_memory import MemoryClient\n${sdk.pySetup ? `\n${sdk.pySetup}\n` : ''}\nmemory = MemoryClient(os.environ["BASE"], os.environ["KEY"], context_id="acme")\n${sdk.pyCall}`,
       },
     );
   } else {
     const path = concretePath(op);
+    const json = op.responses[0]?.body?.mediaType.includes('json') ?? false;
     samples.push(
       {
         label: 'TypeScript',
         lang: 'ts',
-        code: `const res = await fetch(\`\${process.env.BASE}${path}\`);\nconst body = await res.${op.responses[0]?.body?.mediaType.includes('json') ? 'json' : 'text'}();`,
+        code: `const res = await fetch(\`\${process.env.BASE}${path}\`);\nconst body = await res.${json ? 'json' : 'text'}();`,
       },
       {
         label: 'Python',
         lang: 'python',
-        code: `import os, httpx\n\nres = httpx.get(f"{os.environ['BASE']}${path}")\nbody = res.${op.responses[0]?.body?.mediaType.includes('json') ? 'json()' : 'text'}`,
+        code: `import os, httpx\n\nres = httpx.get(f"{os.environ['BASE']}${path}")\nbody = res.${json ? 'json()' : 'text'}`,
       },
     );
   }

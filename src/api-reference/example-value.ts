@@ -1,3 +1,4 @@
+import { IDS } from './examples.ts';
 import type { JsonSchema } from './openapi-types.ts';
 import { resolve, type Components } from './schema-rows.ts';
 
@@ -7,13 +8,13 @@ import { resolve, type Components } from './schema-rows.ts';
  * well-known field name, else a placeholder of the right type.
  */
 const NAMED: Record<string, unknown> = {
-  context_id: 'acme',
+  context_id: IDS.context,
   content: 'Alice leads the Platform team in Berlin',
   query: 'where is the Platform team',
   message: 'Who leads the Platform team?',
   display_name: 'support-bot',
-  principal_id: 'principal_…',
-  session_id: 'session_…',
+  principal_id: IDS.principal,
+  session_id: IDS.session,
   created_at: '2026-11-18T09:30:00.000Z',
   updated_at: '2026-11-18T09:30:00.000Z',
   role: 'user',
@@ -41,7 +42,7 @@ export function exampleValue(
   if (s.enum?.[0] !== undefined) return s.enum[0];
   // A request's `id` names the Context being created; a response's ids are the service's own.
   const named =
-    name === 'id' ? (options.only === 'required' ? 'acme' : 'fact_…') : name && NAMED[name];
+    name === 'id' ? (options.only === 'required' ? IDS.context : IDS.fact) : name && NAMED[name];
   if (named !== undefined && named !== '' && typeAllows(s, typeof named)) return named;
   const variant = s.anyOf?.[0] ?? s.oneOf?.[0];
   if (variant) return exampleValue(variant, components, options, name, depth);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { curlSample } from './code-samples.ts';
 import { exampleValue } from './example-value.ts';
 import type { OpenApiDocument } from './openapi-types.ts';
-import { humanize, kebab, operationsOf, referencePath } from './operations.ts';
+import { errorsOf, humanize, kebab, operationsOf, referencePath } from './operations.ts';
 import { schemaRows, typeLabel } from './schema-rows.ts';
 
 const doc: OpenApiDocument = {
@@ -101,15 +101,38 @@ describe('operationsOf', () => {
     expect(limited?.errors.map((e) => e.slug)).toEqual(['rate-limited']);
   });
 
+  it('lists "Context not found" only where the path names a Context', () => {
+    expect(errorsOf('404', 'Not found', '/api/v1/{context_id}/facts').map((e) => e.slug)).toEqual([
+      'not-found',
+      'context-not-found',
+    ]);
+    expect(errorsOf('404', 'Not found', '/{page}').map((e) => e.slug)).toEqual(['not-found']);
+    expect(errorsOf('404', 'Not found', '/api/v1/principals/{id}').map((e) => e.slug)).toEqual([
+      'not-found',
+    ]);
+  });
+
   it('fails loudly on a dangling $ref', () => {
     expect(() => schemaRows({ $ref: '#/components/schemas/Nope' }, {})).toThrow(/Nope/);
   });
 });
 
 describe('examples', () => {
-  it('fills required request fields and keeps optional ones out', () => {
+  it('takes the operation’s own example body from examples.ts', () => {
     const body = operationsOf({ api: 'memory', title: 'M', doc })[0]?.requestBody?.example;
     expect(JSON.parse(body ?? '{}')).toEqual({
+      content: 'Alice leads the Platform team in Berlin',
+      scopes: ['team:eng'],
+    });
+  });
+
+  it('derives a body from the schema otherwise: required fields only', () => {
+    const schema = {
+      type: 'object',
+      properties: { content: { type: 'string' }, scopes: { type: 'array' } },
+      required: ['content'],
+    };
+    expect(exampleValue(schema, {}, { only: 'required' })).toEqual({
       content: 'Alice leads the Platform team in Berlin',
     });
   });
@@ -128,7 +151,7 @@ describe('examples', () => {
   it('writes a curl command with the key, the path filled and the JSON body', () => {
     const op = operationsOf({ api: 'memory', title: 'M', doc })[0];
     expect(op && curlSample(op)).toBe(
-      `curl -s -X POST "$BASE/api/v1/acme/facts" \\\n  -H "authorization: Bearer $KEY" \\\n  -H 'content-type: application/json' \\\n  -d '{\n  "content": "Alice leads the Platform team in Berlin"\n}'`,
+      `curl -s -X POST "$BASE/api/v1/acme/facts" \\\n  -H "authorization: Bearer $KEY" \\\n  -H 'content-type: application/json' \\\n  -d '{\n  "content": "Alice leads the Platform team in Berlin",\n  "scopes": [\n    "team:eng"\n  ]\n}'`,
     );
   });
 });

@@ -1,5 +1,6 @@
 import { ERROR_TYPES } from '../lib/error-catalog.ts';
 import { exampleValue } from './example-value.ts';
+import { OPERATION_EXAMPLES } from './examples.ts';
 import type { JsonSchema, OpenApiDocument, Operation, Parameter } from './openapi-types.ts';
 import { schemaRows, typeLabel, constraintsOf, type SchemaRow } from './schema-rows.ts';
 
@@ -99,6 +100,8 @@ function bodyView(
   content: Record<string, { schema?: JsonSchema }> | undefined,
   source: ApiSource,
   only: 'required' | 'all',
+  /** The operation's own example (src/api-reference/examples.ts), else one from the schema. */
+  example?: unknown,
 ): BodyView | undefined {
   const entry = Object.entries(content ?? {})[0];
   if (!entry) return undefined;
@@ -111,16 +114,29 @@ function bodyView(
     rows: schemaRows(schema, components),
     typeLabel: typeLabel(schema, components),
     example: json
-      ? JSON.stringify(exampleValue(schema, components, { only }), null, 2)
+      ? JSON.stringify(example ?? exampleValue(schema, components, { only }), null, 2)
       : `(${mediaType} body)`,
   };
 }
 
-/** Problem slugs named in a response description, else every catalogued problem of that status. */
-function errorsOf(status: string, description: string): ResponseView['errors'] {
+/**
+ * Problem slugs named in a response description, else every catalogued problem of that status
+ * that can happen on this path: `context-not-found` only where the path names a Context.
+ */
+export function errorsOf(
+  status: string,
+  description: string,
+  path: string,
+): ResponseView['errors'] {
   if (!/^[45]/.test(status)) return [];
   const named = ERROR_TYPES.filter((e) => new RegExp(`\\b${e.slug}\\b`).test(description));
-  const found = named.length > 0 ? named : ERROR_TYPES.filter((e) => String(e.status) === status);
+  const namesContext = /\{context_id\}|\/contexts\/\{id\}/.test(path);
+  const found =
+    named.length > 0
+      ? named
+      : ERROR_TYPES.filter(
+          (e) => String(e.status) === status && (e.slug !== 'context-not-found' || namesContext),
+        );
   return found.map((e) => ({ slug: e.slug, title: e.title }));
 }
 
@@ -146,7 +162,7 @@ export function operationsOf(source: ApiSource): OperationView[] {
       const responses = Object.entries(op.responses ?? {}).map(([status, r]): ResponseView => {
         const description = r.description ?? '';
         const body = /^2/.test(status) ? bodyView(r.content, source, 'all') : undefined;
-        return { status, description, body, errors: errorsOf(status, description) };
+        return { status, description, body, errors: errorsOf(status, description, path) };
       });
       views.push({
         api: source.api,
@@ -161,7 +177,12 @@ export function operationsOf(source: ApiSource): OperationView[] {
         tag: op.tags?.[0] ?? 'general',
         auth: authOf(source, op),
         parameters,
-        requestBody: bodyView(op.requestBody?.content, source, 'required'),
+        requestBody: bodyView(
+          op.requestBody?.content,
+          source,
+          'required',
+          OPERATION_EXAMPLES[op.operationId]?.body,
+        ),
         responses,
       });
     }

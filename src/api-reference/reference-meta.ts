@@ -1,14 +1,40 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { gitLastModified, newest } from '../lib/git-lastmod.ts';
 import type { ApiSource } from './operations.ts';
 
-/** The source files each API's reference pages are generated from. */
+/** The source each API's reference pages are generated from. */
 const SOURCES: Record<ApiSource['api'], string> = {
   memory: 'functions/memory/routes',
   site: 'src/integrations/openapi.ts',
 };
 
-export function referenceSource(api: ApiSource['api']): string {
-  return SOURCES[api];
+let routeFiles: Map<string, string> | undefined;
+
+/** operationId -> the route file that declares it (`operationId: 'x'`), read once. */
+function memoryRouteFiles(): Map<string, string> {
+  if (routeFiles) return routeFiles;
+  routeFiles = new Map();
+  const dir = SOURCES.memory;
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith('.ts') || name.endsWith('.test.ts')) continue;
+    const file = join(dir, name);
+    for (const m of readFileSync(file, 'utf8').matchAll(/operationId: '([A-Za-z]+)'/g)) {
+      if (m[1]) routeFiles.set(m[1], file);
+    }
+  }
+  return routeFiles;
+}
+
+/**
+ * The file a reader edits to change one operation's page: its route definition (summary,
+ * description, schemas) for the memory API, the OpenAPI builder for the website API.
+ */
+export function referenceSource(api: ApiSource['api'], operationId: string): string {
+  if (api === 'site') return SOURCES.site;
+  const file = memoryRouteFiles().get(operationId);
+  if (!file) throw new Error(`No route file in ${SOURCES.memory} declares ${operationId}`);
+  return file;
 }
 
 /**

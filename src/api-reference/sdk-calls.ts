@@ -1,3 +1,5 @@
+import { IDS } from './examples.ts';
+
 /**
  * How each memory API operation is called from the two SDKs (sdk/js `MemoryClient`, sdk/python
  * `engram_memory.MemoryClient`): the method and a one-line call the reference page prints after
@@ -12,74 +14,97 @@ export interface SdkCall {
   /** Method name on the Python client. */
   py: string;
   pyCall: string;
+  /** Lines before the client set-up (reading a file to send), per language. */
+  jsSetup?: string;
+  pySetup?: string;
 }
 
-function call(js: string, jsArgs: string, py: string, pyArgs: string): SdkCall {
+function call(
+  js: string,
+  jsArgs: string,
+  py: string,
+  pyArgs: string,
+  setup: { js?: string; py?: string } = {},
+): SdkCall {
   return {
     js,
     jsCall: `await memory.${js}(${jsArgs});`,
     py,
     pyCall: `memory.${py}(${pyArgs})`,
+    ...(setup.js ? { jsSetup: setup.js } : {}),
+    ...(setup.py ? { pySetup: setup.py } : {}),
   };
 }
+
+const { context, contextCopy, principal, key, fact, session, document, deadLetter, sha256 } = IDS;
+const s = (value: string): string => `'${value}'`;
+const d = (value: string): string => `"${value}"`;
 
 export const SDK_CALLS: Record<string, SdkCall> = {
   createContext: call(
     'createContext',
-    `'acme', { tokenLimit: 1_000_000 }`,
+    `${s(context)}, { tokenLimit: 1_000_000 }`,
     'create_context',
-    `"acme", token_limit=1_000_000`,
+    `${d(context)}, token_limit=1_000_000`,
   ),
-  getContext: call('getContext', `'acme'`, 'get_context', `"acme"`),
+  getContext: call('getContext', s(context), 'get_context', d(context)),
   updateContext: call(
     'updateContext',
-    `'acme', { enforcement_blocked: false }`,
+    `${s(context)}, { enforcement_blocked: false }`,
     'update_context',
-    `"acme", {"enforcement_blocked": False}`,
+    `${d(context)}, {"enforcement_blocked": False}`,
   ),
-  deleteContext: call('deleteContext', `'acme'`, 'delete_context', `"acme"`),
+  deleteContext: call('deleteContext', s(context), 'delete_context', d(context)),
   createPrincipal: call(
     'createPrincipal',
     `{ kind: 'agent', display_name: 'support-bot' }`,
     'create_principal',
     `"agent", "support-bot"`,
   ),
-  getPrincipal: call('getPrincipal', `'principal_…'`, 'get_principal', `"principal_…"`),
+  getPrincipal: call('getPrincipal', s(principal), 'get_principal', d(principal)),
   createKey: call(
     'createKey',
-    `{\n  principal_id: 'principal_…',\n  context_id: 'acme',\n  grants: { 'memory:read': ['*'], 'memory:write': ['team:eng'] },\n}`,
+    `{\n  principal_id: ${s(principal)},\n  context_id: ${s(context)},\n  grants: { 'memory:read': ['*'], 'memory:write': ['team:eng'] },\n}`,
     'create_key',
-    `"principal_…", "acme", {"memory:read": ["*"], "memory:write": ["team:eng"]}`,
+    `${d(principal)}, ${d(context)}, {"memory:read": ["*"], "memory:write": ["team:eng"]}`,
   ),
-  revokeKey: call('revokeKey', `'key_…'`, 'revoke_key', `"key_…"`),
+  revokeKey: call('revokeKey', s(key), 'revoke_key', d(key)),
   updateKey: call(
     'updateKey',
-    `'key_…', { grants: { 'memory:read': ['*'] } }`,
+    `${s(key)}, { grants: { 'memory:read': ['*'] } }`,
     'update_key',
-    `"key_…", grants={"memory:read": ["*"]}`,
+    `${d(key)}, grants={"memory:read": ["*"]}`,
   ),
-  deletePrincipal: call('deletePrincipal', `'principal_…'`, 'delete_principal', `"principal_…"`),
-  exportContext: call('exportContext', `'acme'`, 'export_context', `"acme"`),
+  deletePrincipal: call('deletePrincipal', s(principal), 'delete_principal', d(principal)),
+  exportContext: call('exportContext', s(context), 'export_context', d(context)),
   exportContextBlob: call(
     'exportContextBlob',
-    `'acme', sha256`,
+    `${s(context)}, ${s(sha256)}`,
     'export_context_blob',
-    `"acme", sha256`,
+    `${d(context)}, ${d(sha256)}`,
   ),
   importContextBlob: call(
     'importContextBlob',
-    `'acme-copy', sha256, bytes`,
+    `${s(contextCopy)}, ${s(sha256)}, bytes`,
     'import_context_blob',
-    `"acme-copy", sha256, data`,
+    `${d(contextCopy)}, ${d(sha256)}, data`,
+    {
+      js: `import { readFile } from 'node:fs/promises';\n\nconst bytes = new Uint8Array(await readFile('${sha256}.bin'));`,
+      py: `with open("${sha256}.bin", "rb") as f:\n    data = f.read()`,
+    },
   ),
   importContext: call(
     'importContext',
-    `'acme-copy', ndjson`,
+    `${s(contextCopy)}, ndjson`,
     'import_context',
-    `"acme-copy", ndjson`,
+    `${d(contextCopy)}, ndjson`,
+    {
+      js: `import { readFile } from 'node:fs/promises';\n\nconst ndjson = await readFile('acme.ndjson', 'utf8');`,
+      py: `with open("acme.ndjson", encoding="utf-8") as f:\n    ndjson = f.read()`,
+    },
   ),
   getMigrations: call('migrations', '', 'migrations', ''),
-  retryDeadLetter: call('retryDeadLetter', `'dlq_…'`, 'retry_dead_letter', `"dlq_…"`),
+  retryDeadLetter: call('retryDeadLetter', s(deadLetter), 'retry_dead_letter', d(deadLetter)),
   createFact: call(
     'remember',
     `'Alice leads the Platform team in Berlin', { scopes: ['team:eng'] }`,
@@ -98,30 +123,40 @@ export const SDK_CALLS: Record<string, SdkCall> = {
     'list_facts',
     `limit=50, lens=["team:eng"]`,
   ),
-  getFact: call('getFact', `'fact_…'`, 'get_fact', `"fact_…"`),
-  deleteFact: call('forget', `'fact_…'`, 'forget', `"fact_…"`),
+  getFact: call('getFact', s(fact), 'get_fact', d(fact)),
+  deleteFact: call('forget', s(fact), 'forget', d(fact)),
   queryMemory: call(
     'recall',
     `'where is the Platform team', { mode: 'hybrid_graph', k: 5 }`,
     'recall',
     `"where is the Platform team", mode="hybrid_graph", k=5`,
   ),
-  createSession: call('createSession', '', 'create_session', ''),
+  createSession: call(
+    'createSession',
+    `{ id: ${s(session)}, scopes: ['team:eng'] }`,
+    'create_session',
+    `id=${d(session)}, scopes=["team:eng"]`,
+  ),
   listSessions: call('listSessions', `{ limit: 20 }`, 'list_sessions', `limit=20`),
-  getSession: call('getSession', `'session_…'`, 'get_session', `"session_…"`),
-  deleteSession: call('deleteSession', `'session_…'`, 'delete_session', `"session_…"`),
+  getSession: call('getSession', s(session), 'get_session', d(session)),
+  deleteSession: call('deleteSession', s(session), 'delete_session', d(session)),
   appendTurn: call(
     'addTurn',
-    `'session_…', 'user', 'I moved to Lisbon'`,
+    `${s(session)}, 'user', 'I moved to Lisbon'`,
     'add_turn',
-    `"session_…", "user", "I moved to Lisbon"`,
+    `${d(session)}, "user", "I moved to Lisbon"`,
   ),
-  listTurns: call('listTurns', `'session_…', { limit: 50 }`, 'list_turns', `"session_…", limit=50`),
+  listTurns: call(
+    'listTurns',
+    `${s(session)}, { limit: 50 }`,
+    'list_turns',
+    `${d(session)}, limit=50`,
+  ),
   getSessionContext: call(
     'sessionContext',
-    `'session_…', { maxTokens: 2000 }`,
+    `${s(session)}, { maxTokens: 2000 }`,
     'session_context',
-    `"session_…", max_tokens=2000`,
+    `${d(session)}, max_tokens=2000`,
   ),
   buildContext: call(
     'context',
@@ -134,10 +169,14 @@ export const SDK_CALLS: Record<string, SdkCall> = {
     `pdfBytes, { filename: 'handbook.pdf' }`,
     'upload_document',
     `pdf_bytes, filename="handbook.pdf"`,
+    {
+      js: `import { readFile } from 'node:fs/promises';\n\nconst pdfBytes = new Uint8Array(await readFile('handbook.pdf'));`,
+      py: `with open("handbook.pdf", "rb") as f:\n    pdf_bytes = f.read()`,
+    },
   ),
   listDocuments: call('listDocuments', `{ limit: 20 }`, 'list_documents', `limit=20`),
-  getDocument: call('getDocument', `'document:…'`, 'get_document', `"document:…"`),
-  deleteDocument: call('deleteDocument', `'document:…'`, 'delete_document', `"document:…"`),
+  getDocument: call('getDocument', s(document), 'get_document', d(document)),
+  deleteDocument: call('deleteDocument', s(document), 'delete_document', d(document)),
   chat: call('chat', `'Who leads the Platform team?'`, 'chat', `"Who leads the Platform team?"`),
   reflect: call('reflect', `{ lens: ['team:eng'] }`, 'reflect', `lens=["team:eng"]`),
   consolidate: call('consolidate', `{ dryRun: true }`, 'consolidate', `dry_run=True`),

@@ -1,6 +1,7 @@
 /**
  * The header search: `/` or Ctrl-K (Cmd-K) opens it, results arrive as the reader types (from
- * /api/docs/search, the index agents query too), arrow keys move, Enter opens the chosen page.
+ * /api/docs/search, the index agents query too, told which page the reader is on), the first
+ * result is highlighted, arrow keys move, Enter opens the chosen page, Esc closes the dialog.
  */
 import { localPath, markTerms, sectionOf, type SearchHit } from './search-results.ts';
 
@@ -65,6 +66,7 @@ function render(hits: SearchHit[], query: string): void {
     list.append(item);
   });
   input.setAttribute('aria-expanded', String(hits.length > 0));
+  if (hits.length > 0) select(0);
   status.textContent = hits.length === 0 ? `No results for “${query}”.` : `${hits.length} results`;
 }
 
@@ -77,7 +79,8 @@ async function runSearch(query: string): Promise<void> {
   }
   controller = new AbortController();
   try {
-    const res = await fetch(`/api/docs/search?q=${encodeURIComponent(query)}&limit=8`, {
+    const params = new URLSearchParams({ q: query, limit: '8', from: window.location.pathname });
+    const res = await fetch(`/api/docs/search?${params.toString()}`, {
       signal: controller.signal,
     });
     if (!res.ok) throw new Error(`search answered ${res.status}`);
@@ -94,6 +97,14 @@ function open(): void {
   dialog.showModal();
   input?.select();
 }
+
+// Other parts of the page (the 404 search box) open the dialog with a query already typed.
+document.addEventListener('engram:search', (event) => {
+  if (!(event instanceof CustomEvent) || typeof event.detail !== 'string' || !input) return;
+  open();
+  input.value = event.detail;
+  void runSearch(event.detail);
+});
 
 for (const button of document.querySelectorAll('[data-search-open]')) {
   button.addEventListener('click', open);
@@ -125,6 +136,10 @@ input?.addEventListener('keydown', (event) => {
   } else if (event.key === 'ArrowUp') {
     event.preventDefault();
     select(active - 1);
+  } else if (event.key === 'Escape') {
+    // A search input's own Esc only clears the text; the reader wants the dialog gone.
+    event.preventDefault();
+    dialog?.close();
   } else if (event.key === 'Enter') {
     event.preventDefault();
     const link = options()[active === -1 ? 0 : active]?.querySelector('a');

@@ -7,24 +7,8 @@ export interface SearchHit {
   score: number;
 }
 
-const SECTIONS: [RegExp, string][] = [
-  [/^\/docs\/reference\/memory\//, 'Memory API reference'],
-  [/^\/docs\/reference\/site\//, 'Website API reference'],
-  [/^\/docs\/reference/, 'API reference'],
-  [/^\/docs\/api\//, 'REST API'],
-  [/^\/docs\/concepts\//, 'Concepts'],
-  [/^\/docs\/sdk\//, 'SDKs'],
-  [/^\/docs/, 'Guides'],
-  [/^\/learn/, 'Learn'],
-  [/^\/blog/, 'Blog'],
-  [/^\/errors/, 'Errors'],
-  [/^\/pricing/, 'Pricing'],
-];
-
 /** The section a result belongs to, named like the sidebar groups. */
-export function sectionOf(path: string): string {
-  return SECTIONS.find(([re]) => re.test(path))?.[1] ?? 'Site';
-}
+export { sectionOf } from '../lib/page-section.ts';
 
 /**
  * A result's path on this origin: the index stores absolute URLs under the configured SITE_URL,

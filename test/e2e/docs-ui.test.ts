@@ -61,7 +61,8 @@ describe('docs shell in Chromium', () => {
       await expect.poll(() => options.count(), { timeout: 15_000 }).toBeGreaterThan(1);
       expect(await options.first().locator('.search-section').textContent()).not.toBe('');
       expect(await options.first().locator('.search-snippet').textContent()).not.toBe('');
-      await input.press('ArrowDown');
+      // The first result is highlighted as soon as results arrive; one arrow moves to the second.
+      expect(await options.first().getAttribute('aria-selected')).toBe('true');
       await input.press('ArrowDown');
       const chosen = options.nth(1);
       expect(await chosen.getAttribute('aria-selected')).toBe('true');
@@ -69,20 +70,23 @@ describe('docs shell in Chromium', () => {
       expect(href).toMatch(/^\//);
       await input.press('Enter');
       await page.waitForURL(`${base}${href}`);
-      // The same answer an agent gets from the search API, in the same order.
+      // The same answer an agent gets from the search API (asked from the same page), in order.
       const api = (await (
-        await fetch(`${base}/api/docs/search?q=hybrid+search&limit=8`)
+        await fetch(`${base}/api/docs/search?q=hybrid+search&limit=8&from=%2Fdocs`)
       ).json()) as { results: { url: string }[] };
       expect(new URL(api.results[1]?.url ?? '').pathname).toBe(href);
     });
   });
 
-  it('search: "/" opens it from anywhere on the page', async () => {
+  it('search: "/" opens it from anywhere on the page, Esc closes it even with a query typed', async () => {
     await withPage('/pricing', async (page) => {
       await page.keyboard.press('/');
-      expect(
-        await page.locator('#search-dialog').evaluate((d) => (d as HTMLDialogElement).open),
-      ).toBe(true);
+      const dialog = page.locator('#search-dialog');
+      const isOpen = () => dialog.evaluate((d) => (d as HTMLDialogElement).open);
+      expect(await isOpen()).toBe(true);
+      await page.locator('#search-input').fill('pricing');
+      await page.locator('#search-input').press('Escape');
+      await expect.poll(isOpen, { timeout: 10_000 }).toBe(false);
     });
   });
 
@@ -127,6 +131,45 @@ describe('docs shell in Chromium', () => {
           (await page.locator('.agent-options a', { hasText: name }).getAttribute('href')) ?? '';
         expect(decodeURIComponent(href)).toMatch(/\/docs\/quickstart\.md/);
       }
+    });
+  });
+
+  it('agent menu: copies the MCP server URL, offers Cursor and VS Code, and Esc closes it', async () => {
+    await withPage('/docs/quickstart', async (page) => {
+      await page
+        .context()
+        .grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+      const details = page.locator('.agent-more');
+      const isOpen = () => details.evaluate((d) => (d as HTMLDetailsElement).open);
+      await page.locator('.agent-more summary').click();
+      expect(await isOpen()).toBe(true);
+      const cursor = await page
+        .locator('.agent-options a', { hasText: 'Connect in Cursor' })
+        .getAttribute('href');
+      expect(cursor).toMatch(
+        /^cursor:\/\/anysphere\.cursor-deeplink\/mcp\/install\?name=engram&config=/,
+      );
+      const config = decodeURIComponent(new URL(cursor ?? '').searchParams.get('config') ?? '');
+      expect(JSON.parse(atob(config))).toEqual({ url: 'https://engram.example/mcp' });
+      const vscode = await page
+        .locator('.agent-options a', { hasText: 'Connect in VS Code' })
+        .getAttribute('href');
+      expect(
+        JSON.parse(decodeURIComponent((vscode ?? '').replace('vscode:mcp/install?', ''))),
+      ).toEqual({
+        name: 'engram',
+        type: 'http',
+        url: 'https://engram.example/mcp',
+      });
+      await page.locator('[data-copy-mcp]').click();
+      await expect
+        .poll(() => page.evaluate(() => navigator.clipboard.readText()), { timeout: 10_000 })
+        .toBe('https://engram.example/mcp');
+      expect(await isOpen()).toBe(false);
+      await page.locator('.agent-more summary').click();
+      expect(await isOpen()).toBe(true);
+      await page.keyboard.press('Escape');
+      await expect.poll(isOpen, { timeout: 10_000 }).toBe(false);
     });
   });
 
@@ -196,9 +239,14 @@ describe('docs shell in Chromium', () => {
     });
   });
 
-  for (const path of AUDITED) {
+  // Beside the audited pages: the 404 (search box, suggestions) and a Learn lesson (course nav).
+  for (const path of [
+    ...AUDITED,
+    '/docs/quickstrat',
+    '/learn/memory-basics/foundations/contexts-and-facts',
+  ]) {
     for (const scheme of ['light', 'dark'] as const) {
-      it(`axe-core: no serious or critical violation on ${path} (${scheme})`, async () => {
+      it(`axe-core: no moderate, serious or critical violation on ${path} (${scheme})`, async () => {
         const { page, close } = await openPage();
         try {
           await page.emulateMedia({ colorScheme: scheme });
@@ -215,7 +263,7 @@ describe('docs shell in Chromium', () => {
             }),
           );
           const bad = results.violations
-            .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+            .filter((v) => v.impact !== 'minor')
             .map(
               (v) =>
                 `${v.id}: ${v.nodes

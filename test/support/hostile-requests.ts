@@ -69,6 +69,23 @@ export function operationsOf(doc: OpenApiDoc): Operation[] {
   return ops;
 }
 
+/**
+ * The literal first segments under /api/v1 of the document's paths (`contexts`, `keys`, ...),
+ * in the case the routes spell and shouted: Context ids that collide with management routes,
+ * put where a Context id goes (path and bodies) to check that none of them reaches a handler
+ * unauthenticated (a 500 once) or is taken by a new Context.
+ */
+export function managementWords(doc: OpenApiDoc): string[] {
+  const words = new Set<string>();
+  for (const template of Object.keys(doc.paths)) {
+    const first = template.split('/')[3];
+    if (!template.startsWith('/api/v1/') || first === undefined || first.startsWith('{')) continue;
+    words.add(first);
+    words.add(first.toUpperCase());
+  }
+  return [...words];
+}
+
 const BAD_SEGMENTS = [
   '%ED%A0%80', // a UTF-16 surrogate as UTF-8 bytes: decodeURIComponent throws
   '%',
@@ -148,6 +165,7 @@ export function hostileRequests(
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
   const chance = (p: number) => rand() < p;
   const ops = operationsOf(doc);
+  const reserved = managementWords(doc);
   const schemas = doc.components?.schemas ?? {};
   const out: HostileRequest[] = [];
 
@@ -175,7 +193,10 @@ export function hostileRequests(
       case 'object': {
         const obj: Record<string, unknown> = {};
         for (const [k, v] of Object.entries(s.properties ?? {})) {
-          if (chance(0.8)) obj[k] = sample(v, depth + 1);
+          if (!chance(0.8)) continue;
+          const idField = k === 'id' || k === 'context_id';
+          obj[k] =
+            idField && reserved.length > 0 && chance(0.2) ? pick(reserved) : sample(v, depth + 1);
         }
         return obj;
       }
@@ -257,7 +278,15 @@ export function hostileRequests(
         tricks.push(`{${name}}=${bad.slice(0, 20)}`);
         return bad;
       }
-      if (name === 'context_id') return r < 0.9 ? target.contextId : 'no-such-context';
+      if (name === 'context_id') {
+        if (r < 0.82) return target.contextId;
+        if (r < 0.92 && reserved.length > 0) {
+          const word = pick(reserved);
+          tricks.push(`reserved context_id=${word}`);
+          return word;
+        }
+        return 'no-such-context';
+      }
       if (r < 0.6 && target.knownIds.length > 0) return encodeURIComponent(pick(target.knownIds));
       return encodeURIComponent(`${name}-${Math.floor(rand() * 1000)}`);
     });

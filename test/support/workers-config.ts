@@ -23,7 +23,7 @@ export async function workersConfig(
           modulesRules: [
             {
               type: 'ESModule',
-              include: ['**/unpdf/dist/pdfjs.mjs', '**/gpt-tokenizer/esm/bpeRanks/*.js'],
+              include: ['**/unpdf/dist/pdfjs.mjs'],
             },
           ],
           compatibilityFlags: ['nodejs_compat', 'increase_websocket_message_size', 'experimental'],
@@ -37,7 +37,7 @@ export async function workersConfig(
     ],
     test: {
       include,
-      setupFiles: ['./test/workers/apply-migrations.ts'],
+      setupFiles: ['./test/workers/apply-migrations.ts', './test/workers/load-tables.ts'],
     },
   });
 }

@@ -15,7 +15,9 @@ import type { ContextRow } from '../operations/context-row.ts';
 import { objectDeps } from './object-deps.ts';
 import { ContextDatabase, type RpcMethods } from '../store/context-store.ts';
 import { accessCache } from '../store/schema/access-cache.ts';
+import { loadTables } from '../tables/load-tables.ts';
 import type { MigrationStep } from '../store/schema/runner.ts';
+import { dropUnreadInput } from '../documents/refuse-unread.ts';
 
 /** One data-plane request as the Worker hands it to the Context's object. */
 export interface PerformRequest<N extends OperationName> {
@@ -41,6 +43,9 @@ export class ContextStore extends ContextDatabase implements AccessHooks {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, instrumentEnv(env));
+    // The word vectors and tokenizer ranks are static assets, read once per isolate before the
+    // object's first call: its searches and writes use them synchronously (docs/self-hosting.md).
+    void ctx.blockConcurrencyWhile(() => loadTables(env.ASSETS));
   }
 
   /** Access check, rate limit and the named operation, in one call. */
@@ -60,10 +65,11 @@ export class ContextStore extends ContextDatabase implements AccessHooks {
       req.credential,
       req.contextId,
     );
-    if (!checked.ok) return checked;
+    // A refused upload's body is read to its end first, or the client may never see the answer.
+    if (!checked.ok) return dropUnreadInput(req.input).then(() => checked);
     const { auth, context } = checked.value;
     const admitted = this.rates.count(auth.key.keyId, req.rate.perMinute, req.rate.nowMs);
-    if (!admitted.ok) return admitted;
+    if (!admitted.ok) return dropUnreadInput(req.input).then(() => admitted);
     const deps = objectDeps(this.env, {
       // The operation's store calls are this object's own methods: no RPC, no second hop.
       store: () => this,

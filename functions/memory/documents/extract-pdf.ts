@@ -1,5 +1,3 @@
-import { extractText, getDocumentProxy } from 'unpdf';
-
 export const ENCRYPTED_PDF_ERROR =
   'PDF extraction failed: file is encrypted and no password was provided.';
 export const WRONG_PASSWORD_PDF_ERROR =
@@ -21,6 +19,9 @@ function passwordCode(err: unknown): number | null {
 /** Extracts the text of every page, one page per paragraph block. */
 export async function extractPdf(bytes: Uint8Array, password?: string | null): Promise<PdfResult> {
   try {
+    // Imported here, not at the top: the bundle then evaluates pdf.js (1.6 MB of code) only in an
+    // isolate that extracts a PDF, not at every start-up of the Worker (docs/self-hosting.md).
+    const { extractText, getDocumentProxy } = await import('unpdf');
     // pdf.js takes ownership of (and detaches) the buffer it is given: hand it a copy.
     const pdf = await getDocumentProxy(bytes.slice(), password ? { password } : {});
     const { totalPages, text } = await extractText(pdf, { mergePages: false });

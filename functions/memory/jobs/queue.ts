@@ -2,6 +2,7 @@ import { jobRegistry } from './registry.ts';
 import { markFailed, markRunning, markSucceeded, recordDeadLetter } from './job-log.ts';
 import { jobEnvelopeSchema, type JobEnvelope } from './messages.ts';
 import { hasRole } from './roles.ts';
+import { loadTables } from '../tables/load-tables.ts';
 
 export const JOBS_QUEUE = 'memory-jobs';
 export const DLQ_QUEUE = 'memory-jobs-dlq';
@@ -19,6 +20,9 @@ export async function handleQueue(batch: MessageBatch, env: Env): Promise<void> 
     for (const message of batch.messages) await recordDead(message, env);
     return;
   }
+  // Jobs embed and count tokens in this isolate (documents, extraction, re-embedding): the
+  // read-only tables first, once per isolate (docs/self-hosting.md).
+  await loadTables(env.ASSETS);
   for (const message of batch.messages) await runMessage(message, env);
 }
 

@@ -9,6 +9,7 @@ import type { MemoryEnv } from '../hono-env.ts';
 import { assertGrantLive } from '../oauth/grant-liveness.ts';
 import { readMcpProps } from '../oauth/props.ts';
 import { createDeps } from '../operations/create-deps.ts';
+import { loadTables } from '../tables/load-tables.ts';
 import type { RouteModule } from '../routes/registry.ts';
 import { ClientState } from './client-state.ts';
 import { admitToolCall, configuredPerMinute } from './rate-limit.ts';
@@ -67,6 +68,9 @@ async function handleMcp(c: Context<MemoryEnv>): Promise<Response> {
     }
     throw err;
   }
+  // MCP tools, resources and prompts run operations in this isolate (embedding a query, counting
+  // a context block's tokens): the read-only tables first, once per isolate (docs/self-hosting.md).
+  await loadTables(c.env.ASSETS);
   const url = new URL(c.req.url);
   const env = c.env;
   const state = new ClientState(env.OAUTH_KV, auth.key.keyId);

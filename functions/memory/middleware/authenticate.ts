@@ -12,7 +12,7 @@ import { dataPlaneContext } from './data-plane.ts';
 export function requireAuth(): MiddlewareHandler<MemoryEnv> {
   return async function authMiddleware(c, next) {
     const header = c.req.header('authorization');
-    if (dataPlaneContext(c.req.path) !== null) c.set('credential', await credentialOf(header));
+    if (dataPlaneContext(c) !== null) c.set('credential', await credentialOf(header));
     else c.set('auth', await authenticate(c.env, header));
     await next();
   };

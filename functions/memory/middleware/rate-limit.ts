@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { MemoryEnv } from '../hono-env.ts';
 import { configuredPerMinute, countInWindow } from '../limits/rate-window.ts';
-import { CONTROL_PLANE, dataPlaneContext } from './data-plane.ts';
+import { dataPlaneContext } from './data-plane.ts';
 import { decodePathSegment } from './path-encoding.ts';
 
 export interface RateLimitOptions {
@@ -13,15 +13,15 @@ export interface RateLimitOptions {
   now?: () => number;
 }
 
-/** `/api/v1/<ctx>/...` -> ctx; `/api/v1/contexts/<id>` -> id; other control routes -> null. */
+/**
+ * The Context a control-plane request is about, for its bucket: `/api/v1/contexts/<id>` -> id;
+ * other control routes -> null. (Data-plane requests are counted by their Context's object.)
+ */
 export function contextOfPath(path: string): string | null {
   const parts = path.split('/');
-  const first = parts[3];
-  if (!first) return null;
   // wellFormedPath() refused malformed encodings earlier; the raw segment is a safe fallback.
-  if (first === 'contexts') return parts[4] ? (decodePathSegment(parts[4]) ?? parts[4]) : null;
-  if (CONTROL_PLANE.has(first)) return null;
-  return decodePathSegment(first) ?? first;
+  if (parts[3] === 'contexts' && parts[4]) return decodePathSegment(parts[4]) ?? parts[4];
+  return null;
 }
 
 /**
@@ -38,7 +38,7 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler<Mem
         ? options.perMinute
         : configuredPerMinute(c.env);
     const nowMs = (options.now ?? Date.now)();
-    if (dataPlaneContext(c.req.path) !== null) {
+    if (dataPlaneContext(c) !== null) {
       c.set('rate', { perMinute: limit, nowMs });
       return next();
     }

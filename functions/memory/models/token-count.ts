@@ -1,4 +1,4 @@
-import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
+import { countO200k } from './o200k-tokenizer.ts';
 import type { ChatMessage, TokenUsage } from './provider.ts';
 
 /**

@@ -10,16 +10,6 @@ import type { OperationDeps } from './deps.ts';
 import { forgetContextObject, refreshContextObject } from './notify-objects.ts';
 
 export const CONTEXT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
-/** First path segments under /api/v1 that are routes, so never Context ids. */
-export const RESERVED_CONTEXT_IDS = new Set([
-  'contexts',
-  'principals',
-  'keys',
-  'migrations',
-  'openapi.json',
-  'mcp',
-  'oauth',
-]);
 export const RESERVED_NAMESPACE = 'internal';
 const NAMESPACE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
@@ -110,16 +100,28 @@ async function view(deps: OperationDeps, row: ContextRow): Promise<ContextView> 
   };
 }
 
+/**
+ * Creates a Context. `reservedIds` are the path words of the control-plane routes (lower case,
+ * derived from the app's routes by the caller): a Context named `keys` would share
+ * `/api/v1/keys/...` with the key routes, so such an id is refused, in any letter case.
+ */
 export async function createContext(
   deps: OperationDeps,
   auth: AuthContext,
   input: CreateContextInput,
+  reservedIds: ReadonlySet<string>,
 ): Promise<ContextView> {
   assertRootManagement(auth);
-  if (!CONTEXT_ID_PATTERN.test(input.id) || RESERVED_CONTEXT_IDS.has(input.id)) {
+  if (!CONTEXT_ID_PATTERN.test(input.id)) {
     throw failure(
       'validation-error',
-      'id: 1-128 characters of letters, digits, "_", "-" or ".", starting with a letter or digit, and not a reserved route name',
+      'id: 1-128 characters of letters, digits, "_", "-" or ".", starting with a letter or digit',
+    );
+  }
+  if (reservedIds.has(input.id.toLowerCase())) {
+    throw failure(
+      'validation-error',
+      `id: "${input.id}" is reserved: /api/v1/${input.id.toLowerCase()}/... is a management route, so no Context can take that name (reserved: ${[...reservedIds].sort().join(', ')}); choose another id`,
     );
   }
   checkNamespace(input.namespace);

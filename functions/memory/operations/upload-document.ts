@@ -9,6 +9,7 @@ import {
   limitedHashingStream,
 } from '../documents/read-upload.ts';
 import { mediaTypeOf } from '../documents/detect-format.ts';
+import { refuseUnread } from '../documents/refuse-unread.ts';
 import { uploadLimit } from '../documents/upload-limit.ts';
 import { checkPaths, itemWithinGrant } from '../scopes/grants.ts';
 import { lensFromGrant } from '../scopes/lens.ts';
@@ -222,15 +223,18 @@ export async function uploadDocument(
   auth: AuthContext,
   input: UploadInput,
 ): Promise<UploadResult> {
-  const context = await requireContext(deps, auth, input.contextId);
-  const limit = uploadLimit(context, deps.env.MAX_UPLOAD_BYTES);
+  const { limit, form, meta } = await refuseUnread(input.request, async () => {
+    const context = await requireContext(deps, auth, input.contextId);
+    const limit = uploadLimit(context, deps.env.MAX_UPLOAD_BYTES);
+    const multipart =
+      mediaTypeOf(input.request.headers.get('content-type')) === 'multipart/form-data';
+    const form = multipart ? await readMultipart(input.request, limit) : null;
+    const meta = form ? form.meta : rawMeta(input.request, limit);
+    checkMeta(auth, meta);
+    return { limit, form, meta };
+  });
   const id = `doc_${crypto.randomUUID().replaceAll('-', '')}`;
   const key = `documents/${input.contextId}/${id}`;
-  const multipart =
-    mediaTypeOf(input.request.headers.get('content-type')) === 'multipart/form-data';
-  const form = multipart ? await readMultipart(input.request, limit) : null;
-  const meta = form ? form.meta : rawMeta(input.request, limit);
-  checkMeta(auth, meta);
   try {
     let stored: Stored;
     if (form) {

@@ -1,5 +1,32 @@
-import nlp from 'compromise/two';
+import type nlpType from 'compromise/two';
 import { boundedMemo, MEMO_KEY_CHARS } from './bounded-memo.ts';
+
+/** compromise/two's default export: its model and methods. */
+export type Compromise = typeof nlpType;
+
+/**
+ * compromise, installed by tables/load-tables.ts (a dynamic import, so that the bundle evaluates
+ * it, and unpacks its 24,000-word lexicon, only in an isolate that analyses text: about 12 MiB
+ * of heap the Worker's other isolates never pay).
+ */
+let compromise: Compromise | null = null;
+
+export function installCompromise(nlp: Compromise): void {
+  compromise = nlp;
+}
+
+export function compromiseInstalled(): boolean {
+  return compromise !== null;
+}
+
+function nlp(): Compromise {
+  if (compromise === null) {
+    throw new Error(
+      'compromise is not loaded: await loadTables() (tables/load-tables.ts) at the entry of the operation that analyses text',
+    );
+  }
+  return compromise;
+}
 
 /** compromise's inflection rules, in the shape this module calls them. */
 interface Transforms {
@@ -18,7 +45,7 @@ function modelTable(...path: string[]): () => object {
   let table: object | null = null;
   return () => {
     if (table === null) {
-      const found = path.reduce<unknown>((o, key) => field(o, key), nlp.model());
+      const found = path.reduce<unknown>((o, key) => field(o, key), nlp().model());
       table = typeof found === 'object' && found !== null ? found : {};
     }
     return table;
@@ -99,8 +126,8 @@ export type Inflection = 'Plural' | 'PastTense' | 'Gerund' | 'PresentTense' | 'P
 
 /** The base form of an inflected word by compromise's rules ("dogs" -> "dog", "walked" -> "walk"). */
 export function baseForm(word: string, inflection: Inflection): string {
-  transforms ??= transformsOf(nlp.methods());
-  const model: object = nlp.model();
+  transforms ??= transformsOf(nlp().methods());
+  const model: object = nlp().model();
   const root =
     inflection === 'Plural'
       ? transforms.noun.toSingular(word, model)

@@ -1,6 +1,6 @@
-import dictionary from 'synonyms/dictionary.js';
 import { COUNTRIES, PLACES } from './gazetteer.generated.ts';
 import { lexiconTags } from './lexicon.ts';
+import { thesaurus } from './synonyms.ts';
 import { speakerOf } from './text-analysis.ts';
 
 /**
@@ -72,8 +72,6 @@ function gazetteer(): Gazetteer {
   return cached;
 }
 
-const thesaurus = dictionary as unknown as Record<string, object | undefined>;
-
 /**
  * Words that come before a place: "to Bath", "in Reading", "from Nice". A place name that is also
  * an everyday word ("Bath", "Reading", "Nice", "Split"), a first name ("Charlotte", "Chad") or
@@ -98,7 +96,7 @@ function ambiguous(name: string): boolean {
   // Two- and three-letter towns ("Ho", "Van", "Ulm") and aliases ("US") read as words too often.
   if (name.length <= 3) return true;
   const lower = name.toLowerCase();
-  if (Object.hasOwn(thesaurus, lower)) return true;
+  if (Object.hasOwn(thesaurus(), lower)) return true;
   return lexiconTags(lower).some((t) => /Name$|^Person$/.test(t));
 }
 

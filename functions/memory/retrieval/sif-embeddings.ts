@@ -5,7 +5,7 @@ import { WORD_VECTOR_DIMENSIONS } from './word-vectors.generated.ts';
 
 /**
  * The local provider's embedding model: general-purpose English word vectors (GloVe retrofitted to
- * WordNet, shipped in the bundle, see word-vector-table.ts) composed into a sentence vector with
+ * WordNet, shipped as a static asset, see word-vector-table.ts) composed into a sentence vector with
  * smooth inverse frequency weights (Arora, Liang & Ma, "A Simple but Tough-to-Beat Baseline for
  * Sentence Embeddings", 2017). Unlike the hashed n-grams of `local-hash-v1`, it puts "dog" near
  * "beagle" and "job" near "bookshop manager", which is what a paraphrased question needs from the

@@ -1,5 +1,4 @@
 import { stemmer } from 'stemmer';
-import dictionary from 'synonyms/dictionary.js';
 import { contentWords } from './text.ts';
 
 /**
@@ -11,7 +10,31 @@ import { contentWords } from './text.ts';
  */
 
 type Entry = Partial<Record<string, string[]>>;
-const thesaurus = dictionary as unknown as Record<string, Entry | undefined>;
+/** The package's dictionary: head word -> synonym lists by part of speech. */
+export type Thesaurus = Record<string, Entry | undefined>;
+
+/**
+ * The thesaurus, installed by tables/load-tables.ts from a dynamic import: its 28k-entry object
+ * literal is built only in an isolate that expands queries or tags places (about 9 MiB of heap).
+ */
+let installed: Thesaurus | null = null;
+
+export function installThesaurus(dictionary: Thesaurus): void {
+  installed = dictionary;
+}
+
+export function thesaurusInstalled(): boolean {
+  return installed !== null;
+}
+
+export function thesaurus(): Thesaurus {
+  if (installed === null) {
+    throw new Error(
+      'the thesaurus is not loaded: await loadTables() (tables/load-tables.ts) at the entry of the operation that reads it',
+    );
+  }
+  return installed;
+}
 
 /** Candidate head words for an inflected token ("relocated" -> "relocate", "relocat"). */
 function lemmas(word: string): string[] {
@@ -29,9 +52,10 @@ export function synonymTerms(query: string, max = 16): string[] {
   const words = contentWords(query).filter((w) => w.length >= 3);
   const seen = new Set(words.map((w) => stemmer(w)));
   const out: string[] = [];
+  const dictionary = thesaurus();
   for (const word of words) {
     const entry = lemmas(word)
-      .map((l) => (Object.hasOwn(thesaurus, l) ? thesaurus[l] : undefined))
+      .map((l) => (Object.hasOwn(dictionary, l) ? dictionary[l] : undefined))
       .find((e) => e !== undefined);
     if (!entry) continue;
     for (const list of Object.values(entry)) {

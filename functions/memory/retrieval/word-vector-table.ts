@@ -1,16 +1,10 @@
-import { Buffer } from 'node:buffer';
-import {
-  CODES_BASE64,
-  SCALES_BASE64,
-  WORD_VECTOR_DIMENSIONS,
-  WORDS,
-} from './word-vectors.generated.ts';
-
 /**
  * The shipped word-vector table (GloVe 100d, 40k most frequent words, 4-bit rows; see
- * scripts/word-vectors/build-word-vectors.ts), decoded once per isolate on first use: the base64
- * decode and the word index cost a few tens of milliseconds, which a Worker that never embeds
- * locally (workers-ai, openai) should not pay at start-up.
+ * scripts/word-vectors/build-word-vectors.ts). It is not compiled into the Worker script (2.2 MB
+ * gzip of the 3 MB a Workers Free script may have): the build packs it into one static asset
+ * (`packWordVectors`, scripts/table-assets.ts), and tables/load-tables.ts installs it once per
+ * isolate, in the place that embeds (the Context's object, the queue consumer), before the
+ * synchronous retrieval code reads it here (docs/self-hosting.md).
  */
 export interface WordVectorTable {
   dimensions: number;
@@ -21,31 +15,73 @@ export interface WordVectorTable {
   codes: Uint8Array;
 }
 
-let cached: WordVectorTable | null = null;
+/** The generated module's parts, as scripts/word-vectors writes them. */
+export interface WordVectorParts {
+  dimensions: number;
+  /** Words in row order, one per line. */
+  words: string;
+  scalesBase64: string;
+  codesBase64: string;
+}
 
-// node:buffer (nodejs_compat) decodes natively: about a millisecond for the 2 MB of codes, where
-// atob plus a charCodeAt loop took over a hundred on a loaded machine.
-function decodeBase64(text: string): Uint8Array {
-  const bytes = Buffer.from(text, 'base64');
-  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+let installed: WordVectorTable | null = null;
+
+const HEADER_BYTES = 12;
+
+/**
+ * The asset's bytes: a 12-byte header (dimensions, word count, byte length of the words, all
+ * u32 little-endian), the words as UTF-8 joined by newlines, zero padding to a multiple of 4, the
+ * float32 scales (little-endian, as the generator wrote them), then the 4-bit codes.
+ */
+export function packWordVectors(parts: WordVectorParts): Uint8Array {
+  const words = new TextEncoder().encode(parts.words);
+  const count = parts.words.split('\n').length;
+  const scales = Uint8Array.from(atob(parts.scalesBase64), (ch) => ch.charCodeAt(0));
+  const codes = Uint8Array.from(atob(parts.codesBase64), (ch) => ch.charCodeAt(0));
+  const scalesAt = align4(HEADER_BYTES + words.length);
+  const out = new Uint8Array(scalesAt + count * 4 + codes.length);
+  const header = new DataView(out.buffer);
+  header.setUint32(0, parts.dimensions, true);
+  header.setUint32(4, count, true);
+  header.setUint32(8, words.length, true);
+  out.set(words, HEADER_BYTES);
+  out.set(scales.subarray(0, count * 4), scalesAt);
+  out.set(codes, scalesAt + count * 4);
+  return out;
+}
+
+function align4(n: number): number {
+  return (n + 3) & ~3;
+}
+
+/** Decodes the asset (`packWordVectors`) and makes it the isolate's table. */
+export function installWordVectors(bytes: Uint8Array): WordVectorTable {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const dimensions = view.getUint32(0, true);
+  const count = view.getUint32(4, true);
+  const wordBytes = view.getUint32(8, true);
+  const words = new TextDecoder().decode(bytes.subarray(HEADER_BYTES, HEADER_BYTES + wordBytes));
+  const rows = new Map<string, number>();
+  words.split('\n').forEach((word, row) => rows.set(word, row));
+  const scalesAt = align4(HEADER_BYTES + wordBytes);
+  // Copied: a Float32Array needs a 4-byte-aligned offset into its own buffer.
+  const scales = new Float32Array(bytes.slice(scalesAt, scalesAt + count * 4).buffer);
+  const codes = bytes.slice(scalesAt + count * 4);
+  installed = { dimensions, rows, scales, codes };
+  return installed;
+}
+
+export function wordVectorsInstalled(): boolean {
+  return installed !== null;
 }
 
 export function wordVectorTable(): WordVectorTable {
-  if (cached) return cached;
-  const words = WORDS.split('\n');
-  const rows = new Map<string, number>();
-  words.forEach((word, row) => rows.set(word, row));
-  // Copied to a fresh buffer: a Float32Array needs a 4-byte-aligned offset, a decoded Buffer may
-  // sit anywhere in a shared pool.
-  const scaleBytes = new Uint8Array(decodeBase64(SCALES_BASE64));
-  cached = {
-    dimensions: WORD_VECTOR_DIMENSIONS,
-    rows,
-    // The generator writes little-endian float32s; every Workers and Node target is little-endian.
-    scales: new Float32Array(scaleBytes.buffer, 0, words.length),
-    codes: decodeBase64(CODES_BASE64),
-  };
-  return cached;
+  if (installed === null) {
+    throw new Error(
+      'the word-vector table is not loaded: await loadTables() (tables/load-tables.ts) at the entry of the operation that embeds',
+    );
+  }
+  return installed;
 }
 
 /** Adds `weight` times the row's vector into `into`. */

@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { principalOf } from '../auth/guards.ts';
 import { MAX_CONTEXT_UPLOAD_BYTES } from '../documents/upload-limit.ts';
+import { reservedContextIds } from '../middleware/data-plane.ts';
 import { createContext, deleteContext, getContext, updateContext } from '../operations/contexts.ts';
 import { BackupSettingSchema } from './backup-setting.ts';
 import type { RouteModule } from './registry.ts';
@@ -81,6 +82,8 @@ const get = createRoute({
   method: 'get',
   path: '/api/v1/contexts/{id}',
   operationId: 'getContext',
+  summary:
+    "A Context's settings: token limit, enforcement, namespace, upload limit, backup (management key)",
   tags: ['contexts'],
   request: { params: IdParam },
   responses: { 200: jsonResponse(ContextSchema, 'The Context'), ...commonErrors, ...notFound },
@@ -127,7 +130,15 @@ export const contextsRoutes: RouteModule = {
   name: 'contexts',
   register(app) {
     app.openapi(create, async (c) =>
-      c.json(await createContext(c.get('deps'), principalOf(c), c.req.valid('json')), 201),
+      c.json(
+        await createContext(
+          c.get('deps'),
+          principalOf(c),
+          c.req.valid('json'),
+          reservedContextIds(app.routes),
+        ),
+        201,
+      ),
     );
     app.openapi(get, async (c) =>
       c.json(await getContext(c.get('deps'), principalOf(c), c.req.valid('param').id), 200),

@@ -1,8 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { failure } from '../errors.ts';
 import type { MemoryApp } from '../hono-env.ts';
-import { registerExportRoutes } from './export.ts';
-import { registerMigrationRoutes } from './migrations.ts';
 import { perform } from './in-context.ts';
 import type { RouteModule } from './registry.ts';
 import { commonErrors, ContextIdParam, jsonResponse, notFound, Problem } from './schemas.ts';
@@ -82,6 +80,7 @@ function documentDocumentRoutes(app: MemoryApp): void {
     method: 'get',
     path: '/api/v1/{context_id}/documents',
     operationId: 'listDocuments',
+    summary: 'Uploaded documents with their processing status, cursor-paginated',
     tags,
     request: {
       params: ContextIdParam,
@@ -170,13 +169,11 @@ function registerDocumentRoutes(app: MemoryApp): void {
   });
 }
 
-/** Issue 4's route groups: documents, `/migrations` (with DLQ retry), Context export/import. */
+/** Documents of a Context: upload, poll, list, delete. */
 export const documentsRoutes: RouteModule = {
-  name: 'documents, migrations, export',
+  name: 'documents',
   register(app) {
     documentDocumentRoutes(app);
-    registerMigrationRoutes(app);
-    registerExportRoutes(app);
     registerDocumentRoutes(app);
   },
 };

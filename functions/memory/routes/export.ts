@@ -3,6 +3,7 @@ import { requireManagement } from '../auth/guards.ts';
 import type { MemoryApp } from '../hono-env.ts';
 import { exportBlob, importBlob } from '../operations/backup-blobs.ts';
 import { exportContext, importContext } from '../operations/context-backup.ts';
+import type { RouteModule } from './registry.ts';
 import { commonErrors, conflict, jsonResponse, notFound } from './schemas.ts';
 
 const NDJSON = 'application/x-ndjson';
@@ -105,7 +106,7 @@ function documentExportRoutes(app: MemoryApp): void {
  * must not buffer. `GET .../export` streams the Context's database as NDJSON, `POST .../import`
  * replays one into a Context that was just created; the blob routes carry documents' files.
  */
-export function registerExportRoutes(app: MemoryApp): void {
+function registerExportRoutes(app: MemoryApp): void {
   documentExportRoutes(app);
   app.get('/api/v1/contexts/:id/export', async (c) => {
     const auth = requireManagement(c);
@@ -146,3 +147,6 @@ export function registerExportRoutes(app: MemoryApp): void {
     return c.json(result, 200);
   });
 }
+
+/** A Context's export and import (management keys), control-plane routes. */
+export const exportRoutes: RouteModule = { name: 'export', register: registerExportRoutes };

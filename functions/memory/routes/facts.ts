@@ -88,6 +88,7 @@ const get = createRoute({
   method: 'get',
   path: '/api/v1/{context_id}/facts/{id}',
   operationId: 'getFact',
+  summary: 'One fact by id, with its scopes, validity and what superseded it',
   tags: ['facts'],
   request: { params: FactIdParam },
   responses: { 200: jsonResponse(MemoryItem, 'The fact'), ...commonErrors, ...notFound },

@@ -4,9 +4,11 @@ import { consolidateRoutes } from './consolidate.ts';
 import { contextBlockRoutes } from './context-block.ts';
 import { contextsRoutes } from './contexts.ts';
 import { documentsRoutes } from './documents.ts';
+import { exportRoutes } from './export.ts';
 import { factsRoutes } from './facts.ts';
 import { keysRoutes } from './keys.ts';
 import { mcpRoutes } from '../mcp/route.ts';
+import { migrationsRoutes } from './migrations.ts';
 import { principalsRoutes } from './principals.ts';
 import { queryRoutes } from './query.ts';
 import { reflectRoutes } from './reflect.ts';
@@ -15,12 +17,16 @@ import { sessionsRoutes } from './sessions.ts';
 
 /**
  * Every route group of the memory service, in registration order. To add a group: one import and
- * one entry here. Control-plane groups come before the `/api/v1/{context_id}/...` groups.
+ * one entry here. Control-plane groups come before the `/api/v1/{context_id}/...` groups: the
+ * first route that matches answers, and `/api/v1/{context_id}/sessions/{session_id}` would
+ * otherwise answer `/api/v1/contexts/sessions/export` (test/workers/memory/reserved-context-ids).
  */
 export const ROUTE_MODULES: readonly RouteModule[] = [
   contextsRoutes,
   principalsRoutes,
   keysRoutes,
+  migrationsRoutes,
+  exportRoutes,
   factsRoutes,
   queryRoutes,
   sessionsRoutes,

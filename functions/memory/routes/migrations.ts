@@ -4,6 +4,7 @@ import type { MemoryApp } from '../hono-env.ts';
 import { versionReport } from '../jobs/context-versions.ts';
 import { listDeadLetters, retryDeadLetter } from '../jobs/dead-letters.ts';
 import { LATEST_SCHEMA_VERSION } from '../store/schema/index.ts';
+import type { RouteModule } from './registry.ts';
 import { commonErrors, conflict, jsonResponse, notFound } from './schemas.ts';
 
 const MigrationsSchema = z
@@ -72,7 +73,7 @@ function documentMigrationRoutes(app: MemoryApp): void {
  * histogram of Contexts, the Contexts still behind, and the dead-letter entries.
  * `POST /api/v1/migrations/dlq/{id}/retry` re-enqueues one dead-lettered job.
  */
-export function registerMigrationRoutes(app: MemoryApp): void {
+function registerMigrationRoutes(app: MemoryApp): void {
   documentMigrationRoutes(app);
   app.get('/api/v1/migrations', async (c) => {
     requireRootManagement(c);
@@ -94,3 +95,9 @@ export function registerMigrationRoutes(app: MemoryApp): void {
     return c.json({ dlq_id: id, job_id, status: 'queued' }, 202);
   });
 }
+
+/** Schema migration state and the dead-letter queue (root management key), control-plane routes. */
+export const migrationsRoutes: RouteModule = {
+  name: 'migrations',
+  register: registerMigrationRoutes,
+};

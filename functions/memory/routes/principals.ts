@@ -47,6 +47,7 @@ const get = createRoute({
   method: 'get',
   path: '/api/v1/principals/{id}',
   operationId: 'getPrincipal',
+  summary: "A principal of the caller's tenant (management key)",
   tags: ['principals'],
   request: { params: z.object({ id: z.string().min(1).max(128) }) },
   responses: { 200: jsonResponse(PrincipalSchema, 'The principal'), ...commonErrors, ...notFound },

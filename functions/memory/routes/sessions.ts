@@ -68,6 +68,7 @@ const create = createRoute({
   method: 'post',
   path: '/api/v1/{context_id}/sessions',
   operationId: 'createSession',
+  summary: 'Start a conversation session whose turns feed fact extraction',
   tags: ['sessions'],
   request: {
     params: ContextIdParam,
@@ -97,6 +98,7 @@ const list = createRoute({
   method: 'get',
   path: '/api/v1/{context_id}/sessions',
   operationId: 'listSessions',
+  summary: 'The sessions the key can read, oldest first, offset-paginated',
   tags: ['sessions'],
   request: { params: ContextIdParam, query: Page(100, 50) },
   responses: {
@@ -113,6 +115,7 @@ const get = createRoute({
   method: 'get',
   path: '/api/v1/{context_id}/sessions/{session_id}',
   operationId: 'getSession',
+  summary: 'One session with its scopes, metadata and turn count',
   tags: ['sessions'],
   request: { params: SessionParam },
   responses: { 200: jsonResponse(SessionSchema, 'The session'), ...commonErrors, ...notFound },
@@ -122,6 +125,7 @@ const remove = createRoute({
   method: 'delete',
   path: '/api/v1/{context_id}/sessions/{session_id}',
   operationId: 'deleteSession',
+  summary: 'Delete a session and its turns; facts already extracted from it stay',
   tags: ['sessions'],
   request: { params: SessionParam },
   responses: { 204: { description: 'Deleted with its turns' }, ...commonErrors, ...notFound },
@@ -131,6 +135,7 @@ const append = createRoute({
   method: 'post',
   path: '/api/v1/{context_id}/sessions/{session_id}/turns',
   operationId: 'appendTurn',
+  summary: 'Add a turn to a session; facts are extracted from it in the background',
   tags: ['sessions'],
   request: {
     params: SessionParam,
@@ -157,6 +162,7 @@ const turns = createRoute({
   method: 'get',
   path: '/api/v1/{context_id}/sessions/{session_id}/turns',
   operationId: 'listTurns',
+  summary: "A session's turns, oldest first, offset-paginated",
   tags: ['sessions'],
   request: { params: SessionParam, query: Page(MAX_TURNS_PAGE, 100) },
   responses: {

@@ -1,0 +1,26 @@
+import bpe from 'gpt-tokenizer/bpeRanks/o200k_base';
+import { TABLE_ASSETS } from '../../functions/memory/tables/load-tables.ts';
+import { packWordVectors } from '../../functions/memory/retrieval/word-vector-table.ts';
+import {
+  CODES_BASE64,
+  SCALES_BASE64,
+  WORD_VECTOR_DIMENSIONS,
+  WORDS,
+} from '../../functions/memory/retrieval/word-vectors.generated.ts';
+
+/**
+ * The bytes of each table asset, from their sources: the committed word-vector module and
+ * gpt-tokenizer's own o200k_base ranks. The build writes them (scripts/table-assets.ts); Node
+ * processes (benchmarks, node tests) install them straight from here (install-tables.ts).
+ */
+export function tableAssetBytes(): Record<keyof typeof TABLE_ASSETS, Uint8Array> {
+  return {
+    wordVectors: packWordVectors({
+      dimensions: WORD_VECTOR_DIMENSIONS,
+      words: WORDS,
+      scalesBase64: SCALES_BASE64,
+      codesBase64: CODES_BASE64,
+    }),
+    o200k: new TextEncoder().encode(JSON.stringify(bpe)),
+  };
+}
