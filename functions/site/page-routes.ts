@@ -11,6 +11,7 @@ import {
   varyOnAccept,
 } from './site-headers.ts';
 import { isValidTwinPath, twinOf } from './twin-path.ts';
+import { isAppPath } from '../../src/lib/app-pages.ts';
 
 /** Served as they are, but with the spec's content type, CORS and a markdown 404. */
 export function isDocumentPath(path: string): boolean {
@@ -80,7 +81,8 @@ export async function handlePage(request: Request, url: URL, assets: AssetFetche
   const res = mutable(asset);
   if (isHtml(res) || asset.status === 304) {
     varyOnAccept(res.headers);
-    if (asset.status === 200) res.headers.set('link', discoveryLink(twin));
+    if (asset.status === 200)
+      res.headers.set('link', discoveryLink(isAppPath(url.pathname) ? null : twin));
   }
   return res;
 }

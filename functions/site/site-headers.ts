@@ -5,13 +5,16 @@ export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
 export const JSON_TYPE = 'application/json';
 export const ALLOWED_METHODS = 'GET, HEAD';
 
-/** The discovery `Link` header of an HTML page (and of its negotiated markdown form). */
-export function discoveryLink(twin: string): string {
+/**
+ * The discovery `Link` header of an HTML page (and of its negotiated markdown form); `twin` is
+ * null for an application page, which has none (src/lib/app-pages.ts).
+ */
+export function discoveryLink(twin: string | null): string {
   return [
     '</openapi.json>; rel="service-desc"',
     '</.well-known/api-catalog>; rel="api-catalog"',
     '</llms.txt>; rel="describedby"',
-    `<${twin}>; rel="alternate"; type="text/markdown"`,
+    ...(twin === null ? [] : [`<${twin}>; rel="alternate"; type="text/markdown"`]),
   ].join(', ');
 }
 

@@ -1,5 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { isAppPage } from '../lib/app-pages.ts';
+
+export { isAppPage };
 
 /** One rendered HTML page found in dist/, with what its head says about it. */
 export interface SitePage {
@@ -57,15 +60,6 @@ export function checkPagePath(path: string, file: string): void {
       );
     }
   }
-}
-
-/**
- * HTML files that are an application, not content: the memory console (`/console`, docs/
- * console.md) renders nothing until the reader signs in, so it gets no twin and stays out of
- * llms.txt, the sitemaps and the search index.
- */
-export function isAppPage(htmlFile: string): boolean {
-  return htmlFile === 'console.html' || htmlFile.startsWith('console/');
 }
 
 /** Every page of the site: each .html in dist/ except the 404 page and app pages, sorted by path. */

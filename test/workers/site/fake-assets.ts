@@ -108,6 +108,7 @@ export const SITE_FILES: Record<string, string> = {
   '/auth.md': '# Authentication\n\nSend `Authorization: Bearer mem_agent_...`.\n',
   '/learn/memory-basics/retrieval/hybrid-search.html': page('Hybrid search'),
   '/learn/memory-basics/retrieval/hybrid-search.md': '# Hybrid search\n\nRRF, k = 60.\n',
+  '/console.html': page('Memory console'),
   '/404.html': page('Page not found'),
   '/llms.txt': '# Engram\n\n> Memory for agents.\n',
   '/llms-full.txt': '# Engram\n',

@@ -32,6 +32,13 @@ describe('HTML pages', () => {
     expect(res.headers.get('link')).toContain('</index.md>; rel="alternate"; type="text/markdown"');
   });
 
+  it('the console, an application with no twin, links the indexes but no twin', async () => {
+    const res = await get('/console').res;
+    expect(res.status).toBe(200);
+    expect(res.headers.get('link')).toContain('</llms.txt>; rel="describedby"');
+    expect(res.headers.get('link')).not.toContain('rel="alternate"');
+  });
+
   it('a depth-4 page links its own twin', async () => {
     const res = await get('/learn/memory-basics/retrieval/hybrid-search').res;
     expect(res.headers.get('link')).toContain(
