@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseRecallArgs } from '../../scripts/bench/recall.ts';
+import { parseRecallArgs, score } from '../../scripts/bench/recall.ts';
+import { setSourceOf } from '../../scripts/bench/recall-sets.ts';
 
 describe('npm run bench -- recall: flags', () => {
   it('reads the committed set by default, over both splits and every mode', () => {
@@ -8,6 +9,26 @@ describe('npm run bench -- recall: flags', () => {
     expect(options.locomo).toBeNull();
     expect(options.splits).toEqual(['dev', 'heldout']);
     expect(options.modes).toEqual(['default', 'bm25', 'vector', 'hybrid', 'hybrid_graph']);
+    expect(options.set).toBe('conversations');
+    expect(setSourceOf(options)).toEqual({ kind: 'committed' });
+  });
+
+  it('takes --set for the real-chat set or its tidy twin, with its own seed unless --seed', () => {
+    expect(setSourceOf(parseRecallArgs(['--set', 'real-chat']))).toEqual({
+      kind: 'real-chat',
+      seed: 20261128,
+      tidy: false,
+    });
+    expect(setSourceOf(parseRecallArgs(['--set', 'real-chat-tidy', '--seed', '7']))).toEqual({
+      kind: 'real-chat',
+      seed: 7,
+      tidy: true,
+    });
+    expect(setSourceOf(parseRecallArgs(['--seed', '7']))).toEqual({ kind: 'seed', seed: 7 });
+    expect(() => parseRecallArgs(['--set', 'whatsapp'])).toThrow(/--set must be/);
+    expect(() =>
+      setSourceOf(parseRecallArgs(['--set', 'real-chat', '--locomo', 'x.json'])),
+    ).toThrow(/two different sets/);
   });
 
   it('takes --seed for a set generated in memory, a 32-bit unsigned integer only', () => {
@@ -23,5 +44,35 @@ describe('npm run bench -- recall: flags', () => {
     expect(options.modes).toEqual(['bm25', 'hybrid']);
     expect(() => parseRecallArgs(['--modes', 'bm25,fuzzy'])).toThrow(/unknown mode fuzzy/);
     expect(() => parseRecallArgs(['--frobnicate'])).toThrow(/unexpected argument/);
+  });
+});
+
+describe('npm run bench -- recall: recall both ways', () => {
+  // One question of one gold turn found, one of four gold turns with one found: per question
+  // (1 + 1/4) / 2 = 0.625, per gold turn 2 / 5 = 0.4, the lower when wide questions are missed.
+  const questions = [
+    { id: 'a', conversation_id: 'c', kind: 'fact', question: '?', evidence: ['t1'] },
+    {
+      id: 'b',
+      conversation_id: 'c',
+      kind: 'gathering',
+      question: '?',
+      evidence: ['t2', 't3', 't4', 't5'],
+    },
+  ];
+  const ranked = new Map([
+    ['a', ['t1', 'x']],
+    ['b', ['x', 'y', 'z', 'w', 'v', 't3']],
+  ]);
+
+  it('averages per question and sums per gold turn', () => {
+    const s = score(questions, ranked);
+    expect(s.recall_at_10).toBeCloseTo(0.625);
+    expect(s.recall_at_10_gold).toBeCloseTo(0.4);
+    expect(s.gold_turns).toBe(5);
+    // At k = 5 the gathering question's hit (rank 6) is out: per q 0.5, per gold 1/5.
+    expect(s.recall_at_5).toBeCloseTo(0.5);
+    expect(s.recall_at_5_gold).toBeCloseTo(0.2);
+    expect(s.mrr).toBeCloseTo((1 + 1 / 6) / 2);
   });
 });
