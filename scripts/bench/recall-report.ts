@@ -102,7 +102,8 @@ export type SetSource =
   | { kind: 'committed' }
   | { kind: 'seed'; seed: number }
   | { kind: 'locomo'; path: string }
-  | { kind: 'real-chat'; seed: number; tidy: boolean };
+  | { kind: 'real-chat'; seed: number; tidy: boolean }
+  | { kind: 'realtalk'; path: string };
 
 export function describeSource(source: SetSource, seed: number): string {
   switch (source.kind) {
@@ -116,6 +117,8 @@ export function describeSource(source: SetSource, seed: number): string {
         : `Set: generated in memory by \`test/fixtures/recall-conversations/generate.ts\` with seed ${source.seed} (\`--seed\`), not the committed set: conversations nobody has tuned on`;
     case 'locomo':
       return 'Set: LoCoMo (`--locomo`), the public outside check, never tuned on';
+    case 'realtalk':
+      return 'Set: REALTALK (`--realtalk`), real messaging between people, an outside check, never tuned on';
   }
 }
 

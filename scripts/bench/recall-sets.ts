@@ -16,6 +16,7 @@ import {
   type ChatSet,
 } from '../../test/fixtures/real-chat/generate.ts';
 import { loadLocomo } from './locomo-set.ts';
+import { loadRealtalk, REALTALK_KINDS, REALTALK_TRAITS } from './recall-realtalk.ts';
 import { describeSource, K, type BenchSet, type SetSource } from './recall-report.ts';
 
 /** `--set`: which family of sets; `--seed` and `--locomo` choose within it. */
@@ -26,19 +27,29 @@ export type SetName = (typeof SETS)[number];
 export function setSourceOf(options: {
   set: SetName;
   locomo: string | null;
+  realtalk: string | null;
   seed: number | null;
 }): SetSource {
-  if (options.locomo !== null && options.seed !== null)
-    throw new Error('--locomo and --seed name two different sets: pass one');
-  if (options.set !== 'conversations') {
-    if (options.locomo !== null)
-      throw new Error(`--locomo and --set ${options.set} name two different sets: pass one`);
+  // LoCoMo and REALTALK are sets of their own: no seed, no generated family.
+  const outside = [
+    options.locomo === null ? null : '--locomo',
+    options.realtalk === null ? null : '--realtalk',
+  ].filter((x): x is string => x !== null);
+  const generated = [
+    options.seed === null ? null : '--seed',
+    options.set === 'conversations' ? null : `--set ${options.set}`,
+  ].filter((x): x is string => x !== null);
+  if (outside.length > 1 || (outside.length === 1 && generated.length > 0))
+    throw new Error(
+      `${[...outside, ...generated].join(' and ')} name two different sets: pass one`,
+    );
+  if (options.realtalk !== null) return { kind: 'realtalk', path: options.realtalk };
+  if (options.set !== 'conversations')
     return {
       kind: 'real-chat',
       seed: options.seed ?? REAL_CHAT_SEED,
       tidy: options.set === 'real-chat-tidy',
     };
-  }
   if (options.locomo !== null) return { kind: 'locomo', path: options.locomo };
   if (options.seed !== null) return { kind: 'seed', seed: options.seed };
   return { kind: 'committed' };
@@ -101,6 +112,23 @@ function realChatSet(set: ChatSet, source: SetSource): BenchSet {
 
 export function loadSet(source: SetSource): BenchSet {
   switch (source.kind) {
+    case 'realtalk': {
+      const set = loadRealtalk(source.path);
+      const turns = set.conversations.reduce((n, c) => n + c.turns.length, 0);
+      return {
+        ...set,
+        seed: 0,
+        split: { dev: [], heldout: set.conversations.map((c) => c.id) },
+        kinds: REALTALK_KINDS,
+        traits: REALTALK_TRAITS,
+        title: 'Recall on people’s chat (REALTALK)',
+        intro: [
+          `${describeSource(source, 0)}: ${set.conversations.length} conversations, ${turns.toLocaleString('en')} messages, ${set.questions.length} questions`,
+          `(${REALTALK_KINDS.map((k) => `${set.questions.filter((q) => q.kind === k).length} ${k}`).join(', ')}); a photo is its caption, \`[image: …]\`.`,
+          ...HOW_ASKED,
+        ],
+      };
+    }
     case 'real-chat': {
       const twins = generateRealChat(source.seed);
       return realChatSet(source.tidy ? twins.tidy : twins.noisy, source);

@@ -17,6 +17,8 @@
 //   --seed <N>                     a set generated in memory with this seed instead of the committed
 //                                  one: conversations and questions nobody has tuned on, to check
 //                                  that the figures hold beyond the committed set
+//   --realtalk <path>              REALTALK's files (real messaging between people; the file or its
+//                                  folder), all as one outside-check split, never tuned on
 //   --set <name>                   conversations (default: the long conversations above), real-chat
 //                                  (people's chat: nicknames, dates as digits, gathering questions,
 //                                  typos, slang, emoji, bursts, photos; test/fixtures/real-chat/) or
@@ -63,6 +65,8 @@ export interface RecallOptions {
   seed: number | null;
   /** Which family of sets: the long conversations, the real-chat set or its tidy twin. */
   set: SetName;
+  /** Path of REALTALK files: people's chat, an outside check, never tuned on. */
+  realtalk: string | null;
 }
 
 /** Parses the flags above; throws with a usage line on anything else. */
@@ -75,9 +79,10 @@ export function parseRecallArgs(args: string[]): RecallOptions {
     locomo: null,
     seed: null,
     set: 'conversations',
+    realtalk: null,
   };
   const usage =
-    'usage: recall [--split dev|heldout|all] [--modes default,bm25,vector,hybrid,hybrid_graph] [--json <file>] [--limit-conversations N] [--locomo <path>] [--seed N] [--set conversations|real-chat|real-chat-tidy]';
+    'usage: recall [--split dev|heldout|all] [--modes default,bm25,vector,hybrid,hybrid_graph] [--json <file>] [--limit-conversations N] [--locomo <path>] [--seed N] [--set conversations|real-chat|real-chat-tidy] [--realtalk <path>]';
   for (let i = 0; i < args.length; i++) {
     const flag = args[i];
     const value = args[i + 1];
@@ -110,6 +115,10 @@ export function parseRecallArgs(args: string[]): RecallOptions {
       if (!Number.isInteger(seed) || seed < 0 || seed > 0xffff_ffff)
         throw new Error(`--seed needs an integer from 0 to 4294967295\n${usage}`);
       options.seed = seed;
+      i++;
+    } else if (flag === '--realtalk' && value) {
+      options.realtalk = value;
+      options.splits = ['heldout'];
       i++;
     } else if (flag === '--set' && value) {
       const set = SETS.find((name) => name === value);
