@@ -1,5 +1,6 @@
+import { chatWordReader, emojiWords } from './chat-texture.ts';
 import { l2normalise, type Embedder } from './embedder.ts';
-import { contentWords } from './text.ts';
+import { contentWords, STOPWORDS } from './text.ts';
 import { addRow, wordVectorTable, type WordVectorTable } from './word-vector-table.ts';
 import { WORD_VECTOR_DIMENSIONS } from './word-vectors.generated.ts';
 
@@ -67,12 +68,33 @@ export function sifWeight(row: number): number {
  */
 export function embedSif(text: string): Float32Array {
   const table = wordVectorTable();
+  const read = readChatWord();
   const v = new Float32Array(table.dimensions);
-  for (const word of contentWords(text)) {
+  const add = (word: string) => {
     const row = rowOf(table, word);
     if (row !== undefined) addRow(table, row, sifWeight(row), v);
+  };
+  for (const word of contentWords(text)) {
+    // Chat texture ("tmrw", "tenis", "sooo") is embedded as the words it stands for.
+    const readings = read(word);
+    if (readings.length === 0) add(word);
+    for (const r of readings) if (!STOPWORDS.has(r)) add(r);
   }
+  for (const word of emojiWords(text)) add(word);
   return l2normalise(v);
+}
+
+let reader: ((word: string) => readonly string[]) | null = null;
+
+/** The chat-texture reader over this table's vocabulary (chat-texture.ts), made on first use. */
+export function readChatWord(): (word: string) => readonly string[] {
+  if (reader) return reader;
+  const table = wordVectorTable();
+  reader = chatWordReader({
+    rank: (word) => table.rows.get(word),
+    known: (word) => rowOf(table, word) !== undefined,
+  });
+  return reader;
 }
 
 export const sifEmbedder: Embedder = {
