@@ -6,10 +6,16 @@ describe('asksToGather', () => {
     expect(asksToGather('What sports does Sam play?')).toBe(true);
     expect(asksToGather('Which countries has Sasha visited?')).toBe(true);
     expect(asksToGather('What kind of music does Jo like?')).toBe(true);
+    expect(asksToGather('What are Jo’s favourite films?')).toBe(true);
+    expect(asksToGather('What food does Jo like?')).toBe(true);
   });
 
   it('leaves questions for one value or without a category', () => {
     expect(asksToGather('What time does the train leave?')).toBe(false);
+    expect(asksToGather('What car does Chi drive?')).toBe(false);
+    expect(asksToGather('What sort of person is Jo’s new boyfriend?')).toBe(false);
+    expect(asksToGather('What class is Jo taking?')).toBe(false);
+    expect(asksToGather('What are you doing tonight?')).toBe(false);
     expect(asksToGather('What does Jo do for a living?')).toBe(false);
     expect(asksToGather('Where did Sam go in May?')).toBe(false);
   });

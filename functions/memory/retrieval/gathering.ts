@@ -9,19 +9,30 @@
 /** Turns of one session a gathering question's first k may hold. */
 export const SESSION_CAP = 2;
 
-// The head noun of "what/which (kinds of) X <auxiliary>": a category asked for by name.
-const GATHERING =
+// "What/which (kinds of) X <auxiliary> ...": X a category asked for by name.
+const ASKS_FOR =
   /^\s*(?:what|which)\s+(?:(?:kinds?|sorts?|types?)\s+of\s+)?([a-z]+)\s+(?:do|does|did|has|have|had|is|are|was|were|can|could|would)\b/i;
+// "What are/were <someone>'s (favourite) Xs?": the last word names the category.
+const WHAT_ARE = /^\s*(?:what|which)\s+(?:are|were)\b.*?\b([a-z]+)\s*\?*\s*$/i;
 
-// Nouns that ask for one value, not a set: "What time does...", "What day did...".
-const SINGLE_VALUE = new Set(
-  'time day date year month week hour age size colour color name number price'.split(' '),
-);
+/**
+ * A plural noun asks for a set ("What sports…", "Which countries…"); a singular one for one value
+ * ("What car does Chi drive?", "What time…"). A plural by its ending: -s but not -ss, -us or -is
+ * ("class", "bus", "tennis" are singular).
+ */
+function plural(noun: string): boolean {
+  return /s$/.test(noun) && !/(?:ss|us|is)$/.test(noun);
+}
+
+// Verbs of taste take a set even after a singular noun: "What food does Sam like?".
+const TASTE = /\b(?:like|likes|love|loves|enjoy|enjoys|prefer|prefers)\b/i;
 
 /** Whether a question asks for every item of a category ("What sports does Sam play?"). */
 export function asksToGather(question: string): boolean {
-  const noun = GATHERING.exec(question)?.[1]?.toLowerCase();
-  return noun !== undefined && !SINGLE_VALUE.has(noun);
+  const asks = ASKS_FOR.exec(question);
+  if (asks) return plural((asks[1] ?? '').toLowerCase()) || TASTE.test(question);
+  const are = WHAT_ARE.exec(question);
+  return are !== null && plural((are[1] ?? '').toLowerCase());
 }
 
 /**
