@@ -27,7 +27,7 @@ k okay|kk okay|yep yes|yup yes|yeh yeah|nah no|cya see you|bro brother|sis siste
 info information|uni university|vacay vacation|hols holidays|veggies vegetables|brekkie breakfast
 sammie sandwich|sarnie sandwich|choc chocolate|fave favourite|fav favourite
 mins minutes|min minute|hrs hours|hr hour|wk week|wks weeks|yr year|yrs years
-mo month|mos months|xmas christmas|bbq barbecue|appt appointment|bday birthday|congrats congratulations
+xmas christmas|bbq barbecue|appt appointment|bday birthday|congrats congratulations
 def definitely|defo definitely|obv obviously|obvs obviously|prolly probably|totes totally
 srsly seriously|rly really|v very|ofc of course|tbf to be fair|iirc if i remember correctly
 `;

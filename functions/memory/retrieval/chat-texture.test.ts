@@ -51,6 +51,12 @@ describe('chat words read back', () => {
     expect(readChatWord('tennsi', vocabulary)).toEqual(['tennis']);
   });
 
+  it('corrects no spelling when asked for abbreviations and stretched words only', () => {
+    expect(readChatWord('tenis', vocabulary, false)).toEqual([]);
+    expect(readChatWord('tmrw', vocabulary, false)).toEqual(['tomorrow']);
+    expect(readChatWord('sooo', vocabulary, false)).toEqual(['so']);
+  });
+
   it('keeps the first letter and leaves short or far words alone', () => {
     expect(nearestKnown('ramen', vocabulary.rank)).toBeUndefined();
     expect(readChatWord('tem', vocabulary)).toEqual([]);

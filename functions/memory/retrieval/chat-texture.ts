@@ -107,18 +107,28 @@ function unstretched(word: string, rank: Rank): string | undefined {
  * stretched word's plain form, or an unknown word's nearest known spelling; `[]` when the word is
  * known as written or nothing fits.
  */
-export function readChatWord(word: string, vocabulary: Vocabulary): readonly string[] {
+export function readChatWord(
+  word: string,
+  vocabulary: Vocabulary,
+  correct = true,
+): readonly string[] {
   const listed = CHAT_ABBREVIATIONS.get(word);
   if (listed) return listed;
   if (vocabulary.known(word)) return [];
   const plain = unstretched(word, vocabulary.rank);
   if (plain) return [plain];
-  if (word.length < MIN_CORRECTED_LENGTH || !/^[a-z]+$/.test(word)) return [];
+  if (!correct || word.length < MIN_CORRECTED_LENGTH || !/^[a-z]+$/.test(word)) return [];
   const near = nearestKnown(word, vocabulary.rank);
   return near ? [near] : [];
 }
 
-/** `readChatWord` memoised per isolate: the same misspellings come back turn after turn. */
-export function chatWordReader(vocabulary: Vocabulary): (word: string) => readonly string[] {
-  return boundedMemo(8192, (word: string) => readChatWord(word, vocabulary), 262_144);
+/**
+ * `readChatWord` memoised per isolate: the same misspellings come back turn after turn. With
+ * `correct` false it reads abbreviations and stretched words only.
+ */
+export function chatWordReader(
+  vocabulary: Vocabulary,
+  correct = true,
+): (word: string) => readonly string[] {
+  return boundedMemo(8192, (word: string) => readChatWord(word, vocabulary, correct), 262_144);
 }

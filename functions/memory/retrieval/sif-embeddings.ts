@@ -68,14 +68,15 @@ export function sifWeight(row: number): number {
  */
 export function embedSif(text: string): Float32Array {
   const table = wordVectorTable();
-  const read = readChatWord();
+  const read = readChatWord(false);
   const v = new Float32Array(table.dimensions);
   const add = (word: string) => {
     const row = rowOf(table, word);
     if (row !== undefined) addRow(table, row, sifWeight(row), v);
   };
   for (const word of contentWords(text)) {
-    // Chat texture ("tmrw", "tenis", "sooo") is embedded as the words it stands for.
+    // Chat texture ("tmrw", "sooo") is embedded as the words it stands for; spelling is not
+    // corrected (see text-analysis.ts: real rarer words read wrongly cost more than typos gain).
     const readings = read(word);
     if (readings.length === 0) add(word);
     for (const r of readings) if (!STOPWORDS.has(r)) add(r);
@@ -84,16 +85,24 @@ export function embedSif(text: string): Float32Array {
   return l2normalise(v);
 }
 
-let reader: ((word: string) => readonly string[]) | null = null;
+const readers = new Map<boolean, (word: string) => readonly string[]>();
 
-/** The chat-texture reader over this table's vocabulary (chat-texture.ts), made on first use. */
-export function readChatWord(): (word: string) => readonly string[] {
-  if (reader) return reader;
+/**
+ * The chat-texture reader over this table's vocabulary (chat-texture.ts), made on first use;
+ * `correct` false reads abbreviations and stretched words but corrects no spelling.
+ */
+export function readChatWord(correct = true): (word: string) => readonly string[] {
+  const known = readers.get(correct);
+  if (known) return known;
   const table = wordVectorTable();
-  reader = chatWordReader({
-    rank: (word) => table.rows.get(word),
-    known: (word) => rowOf(table, word) !== undefined,
-  });
+  const reader = chatWordReader(
+    {
+      rank: (word) => table.rows.get(word),
+      known: (word) => rowOf(table, word) !== undefined,
+    },
+    correct,
+  );
+  readers.set(correct, reader);
   return reader;
 }
 
