@@ -76,7 +76,7 @@ export function embedSif(text: string): Float32Array {
   };
   for (const word of contentWords(text)) {
     // Chat texture ("tmrw", "sooo") is embedded as the words it stands for; spelling is not
-    // corrected (see text-analysis.ts: real rarer words read wrongly cost more than typos gain).
+    // corrected (a real rarer word read wrongly moves the whole vector; see text-analysis.ts).
     const readings = read(word);
     if (readings.length === 0) add(word);
     for (const r of readings) if (!STOPWORDS.has(r)) add(r);

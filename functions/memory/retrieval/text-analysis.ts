@@ -158,11 +158,11 @@ export function analyseContent(content: string, addressee: string | null = null)
       for (const w of words(token.root)) if (!LIGHT_VERBS.has(w)) terms.add(w);
   }
   for (const w of words(head)) for (const form of numberForms(w)) terms.add(form);
-  // Chat texture: the words behind emoji, abbreviations and stretched words are indexed too.
-  // Spelling corrections are not read (here or in the embedder): a word outside the vocabulary
-  // is as often a real rarer word ("cosy", "heaving") as a typo, and wrong readings ("cost",
-  // "having") cost the long-conversation dev set 0.008 (docs/retrieval.md, twenty-third round).
-  const read = readChatWord(false);
+  // Chat texture: the words behind emoji, abbreviations, stretched words and misspellings are
+  // indexed too. A word outside the vocabulary is as often a real rarer word ("cosy") as a typo,
+  // so a correction is only ever an extra term here; the embedder reads no corrections, where
+  // wrong ones cost the long-conversation dev set 0.008 (docs/retrieval.md, twenty-third round).
+  const read = readChatWord(true);
   for (const w of words(head)) for (const r of read(w)) for (const t of words(r)) terms.add(t);
   for (const w of emojiWords(head)) terms.add(w);
   // The speaker is who "I" is: say their name once more for a first-person turn.
