@@ -1,11 +1,8 @@
 // The markdown of the recall bench (scripts/bench/recall.ts): per split, per system and per
-// question kind, against the committed baseline, with query latency.
+// question kind (and per trait, for sets that mark them), recall counted per question and per
+// gold turn, against the committed baseline, with query latency.
 import { readFileSync } from 'node:fs';
-import {
-  DEFAULT_SEED,
-  QUESTION_KINDS,
-  type RecallSet,
-} from '../../test/fixtures/recall-conversations/generate.ts';
+import type { Conversation } from '../../test/fixtures/recall-conversations/generate.ts';
 
 export const SPLITS = ['dev', 'heldout'] as const;
 export type Split = (typeof SPLITS)[number];
@@ -14,9 +11,44 @@ export const K = 10;
 
 export interface Scores {
   questions: number;
+  /** Evidence recall averaged per question: each question weighs one. */
   recall_at_5: number;
   recall_at_10: number;
+  /**
+   * Evidence recall summed per gold turn: found gold turns / all gold turns, so a question with
+   * four evidence turns weighs four (issue 42: gathering questions weigh more here, and it is
+   * the lower figure). Absent from reports written before it was added.
+   */
+  gold_turns?: number;
+  recall_at_5_gold?: number;
+  recall_at_10_gold?: number;
   mrr: number;
+}
+
+/** A question as the bench reads it, from any set. */
+export interface BenchQuestion {
+  id: string;
+  conversation_id: string;
+  kind: string;
+  question: string;
+  evidence: string[];
+  /** What makes it hard (real-chat set): figures are also given per trait. */
+  traits?: readonly string[];
+}
+
+/** Any set the bench runs on: the long conversations, LoCoMo, the real-chat set or its tidy twin. */
+export interface BenchSet {
+  seed: number;
+  split: Record<Split, string[]>;
+  conversations: Conversation[];
+  questions: BenchQuestion[];
+  /** Question kinds, in the order the tables show them. */
+  kinds: readonly string[];
+  /** Question traits, for the per-trait table; empty when the set marks none. */
+  traits: readonly string[];
+  /** The report's heading and the lines that say what the set is. */
+  title: string;
+  intro: string[];
 }
 
 export interface RecallReport {
@@ -32,6 +64,8 @@ export interface RecallReport {
   served_as: Record<string, Record<string, number>>;
   /** split → the default mode's top 10 with neighbour turns, against a larger k */
   neighbours?: Record<string, NeighbourScores>;
+  /** split → system → trait → scores (sets that mark traits only) */
+  traits?: Record<string, Record<string, Record<string, Scores>>>;
 }
 
 /** Evidence recall of what a caller holds: top 10 plus neighbours (distinct turns), or top k. */
@@ -46,6 +80,10 @@ export interface NeighbourScores {
 }
 
 const f3 = (n: number) => n.toFixed(3);
+const opt3 = (n: number | undefined) => (n === undefined ? 'n/a' : f3(n));
+/** The committed sets' own seeds (kept here so this module imports no generator). */
+const CONVERSATIONS_SEED = 20261123;
+const REAL_CHAT_SEED = 20261128;
 
 /** The figures of today's retrieval before the issue 10 work, kept to compare every later run with. */
 const BASELINE_PATH = 'test/fixtures/recall-conversations/baseline.json';
@@ -61,18 +99,26 @@ const ms = (n: number) => n.toFixed(n < 10 ? 2 : 1);
 
 /** Where the set came from, for the report's first lines. */
 export type SetSource =
-  { kind: 'committed' } | { kind: 'seed'; seed: number } | { kind: 'locomo'; path: string };
+  | { kind: 'committed' }
+  | { kind: 'seed'; seed: number }
+  | { kind: 'locomo'; path: string }
+  | { kind: 'real-chat'; seed: number; tidy: boolean }
+  | { kind: 'realtalk'; path: string };
 
-function describeSource(source: SetSource, seed: number): string {
+export function describeSource(source: SetSource, seed: number): string {
   switch (source.kind) {
+    case 'real-chat':
+      return `Set: ${source.tidy ? 'the tidy twin of ' : ''}the real-chat set, generated in memory by \`test/fixtures/real-chat/generate.ts\` with seed ${source.seed}${source.seed === REAL_CHAT_SEED ? ' (its own)' : ' (`--seed`): conversations nobody has tuned on'}`;
     case 'committed':
       return `Set: \`test/fixtures/recall-conversations/recall-set.json\` (seed ${seed}; regenerate with \`npm exec -- node test/fixtures/recall-conversations/generate.ts\`)`;
     case 'seed':
-      return source.seed === DEFAULT_SEED
+      return source.seed === CONVERSATIONS_SEED
         ? `Set: generated in memory by \`test/fixtures/recall-conversations/generate.ts\` with seed ${source.seed} (\`--seed\`), the committed set's own`
         : `Set: generated in memory by \`test/fixtures/recall-conversations/generate.ts\` with seed ${source.seed} (\`--seed\`), not the committed set: conversations nobody has tuned on`;
     case 'locomo':
       return 'Set: LoCoMo (`--locomo`), the public outside check, never tuned on';
+    case 'realtalk':
+      return 'Set: REALTALK (`--realtalk`), real messaging between people, an outside check, never tuned on';
   }
 }
 
@@ -80,34 +126,18 @@ function describeSource(source: SetSource, seed: number): string {
 export function markdown(
   report: RecallReport,
   systems: string[],
-  set: RecallSet,
+  set: BenchSet,
   withBaseline: boolean,
-  source: SetSource = { kind: 'committed' },
 ): string {
   const lines = [
-    '## Recall on long conversations',
+    `## ${set.title}`,
     '',
-    `Command: \`${report.command}\` (after \`npm run build\`). ${describeSource(source, report.set.seed)}:`,
-    `${set.stats.conversations} conversations between two friends, ${set.stats.turns.toLocaleString('en')} turns in dated sessions over six to seven and a half months,`,
-    `${set.stats.questions.toLocaleString('en')} questions (${QUESTION_KINDS.map((k) => `${set.stats.by_kind[k]} ${k}`).join(', ')}), median content-word overlap`,
-    `between a question and its gold evidence ${set.stats.median_overlap}. Each conversation is written turn by turn as facts`,
-    '(`"<Speaker>: <text>"`, with `valid_from`, `session` and `position`) into its own Context through',
-    '`POST /api/v1/{ctx}/facts/batch` of the Worker under `wrangler dev` (local provider, `local-sif-v2`',
-    `embeddings, offline); every question is asked with k = ${K}. \`default\` sends no mode. MiniSearch 7 and`,
-    'Orama 3 index the same turns in process with their defaults (full-text; Orama without vectors).',
+    `Command: \`${report.command}\` (after \`npm run build\`). ${set.intro.join('\n')}`,
     '',
     'Recall@k is evidence recall: the share of a question’s gold evidence turns in the top k, averaged',
-    'over questions; MRR uses the rank of the first gold turn in the top 10. Tune on **dev** only; the',
-    '**held-out** figures are the result.',
-    '',
-    'Why it is hard: questions are paraphrased by construction (they say "dog" where the turn says',
-    '"beagle puppy", "resign" where it says "handed in my notice"); the speaker’s name, the one word most',
-    'questions share with their evidence, is on half the turns; distractors reuse the friends, places',
-    'and question words in other contexts; events are told relatively ("last Tuesday", "the week before',
-    'the wedding"), so temporal questions need the turn’s date; multi-hop answers need turns from two',
-    'sessions; open-domain questions are inferences ("would she enjoy…"). The content-word overlap of a',
-    'question is |content words of question ∩ of evidence| / |content words of question| (lower-cased,',
-    'stop words removed, suffix-stripped); see `test/fixtures/recall-conversations/README.md`.',
+    'over questions (**per q**), and summed over gold turns (**per gold**: found gold turns / all gold',
+    'turns, so a question with four evidence turns weighs four); MRR uses the rank of the first gold',
+    'turn in the top 10. Tune on **dev** only; the **held-out** figures are the result.',
   ];
   const titles: Record<string, string> = {
     dev: `Dev split (${report.set.conversations.dev.join(', ')}; ${report.set.questions.dev} questions)`,
@@ -121,21 +151,45 @@ export function markdown(
       '',
       `### ${titles[split] ?? split}`,
       '',
-      '| system | R@5 | R@10 | MRR | ' +
-        QUESTION_KINDS.map((k) => `${k} R@10 / MRR`).join(' | ') +
+      '| system | R@5 per q | R@10 per q | R@10 per gold | MRR | ' +
+        set.kinds.map((k) => `${k} R@10 per q / per gold / MRR`).join(' | ') +
         ' |',
-      '|---|---|---|---|' + QUESTION_KINDS.map(() => '---|').join(''),
+      '|---|---|---|---|---|' + set.kinds.map(() => '---|').join(''),
     );
     for (const system of systems) {
       const s = bySystem[system];
       const all = s?.all;
       if (!s || !all) continue;
-      const kinds = QUESTION_KINDS.map((k) => {
+      const kinds = set.kinds.map((k) => {
         const ks = s[k];
-        return ks ? `${f3(ks.recall_at_10)} / ${f3(ks.mrr)}` : 'n/a';
+        return ks
+          ? `${f3(ks.recall_at_10)} / ${opt3(ks.recall_at_10_gold)} / ${f3(ks.mrr)}`
+          : 'n/a';
       });
       lines.push(
-        `| ${system} | ${f3(all.recall_at_5)} | ${f3(all.recall_at_10)} | ${f3(all.mrr)} | ${kinds.join(' | ')} |`,
+        `| ${system} | ${f3(all.recall_at_5)} | ${f3(all.recall_at_10)} | ${opt3(all.recall_at_10_gold)} | ${f3(all.mrr)} | ${kinds.join(' | ')} |`,
+      );
+    }
+    const byTrait = report.traits?.[split];
+    if (byTrait && set.traits.length > 0) {
+      const first = Object.values(byTrait)[0] ?? {};
+      lines.push(
+        '',
+        `R@10 per q / per gold by trait (${set.traits.map((t) => `${t} ${first[t]?.questions ?? 0}`).join(', ')} questions):`,
+        '',
+        '| system | ' + set.traits.join(' | ') + ' |',
+        '|---|' + set.traits.map(() => '---|').join(''),
+        ...systems.flatMap((system) => {
+          const t = byTrait[system];
+          if (!t) return [];
+          const cells = set.traits.map((trait) => {
+            const ts = t[trait];
+            return ts && ts.questions > 0
+              ? `${f3(ts.recall_at_10)} / ${opt3(ts.recall_at_10_gold)}`
+              : 'n/a';
+          });
+          return [`| ${system} | ${cells.join(' | ')} |`];
+        }),
       );
     }
   }

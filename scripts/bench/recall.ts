@@ -17,34 +17,35 @@
 //   --seed <N>                     a set generated in memory with this seed instead of the committed
 //                                  one: conversations and questions nobody has tuned on, to check
 //                                  that the figures hold beyond the committed set
+//   --realtalk <path>              REALTALK's files (real messaging between people; the file or its
+//                                  folder), all as one outside-check split, never tuned on
+//   --set <name>                   conversations (default: the long conversations above), real-chat
+//                                  (people's chat: nicknames, dates as digits, gathering questions,
+//                                  typos, slang, emoji, bursts, photos; test/fixtures/real-chat/) or
+//                                  real-chat-tidy (its tidy twin: the same content, tidy text)
 // A run narrowed by --split, --modes or --limit-conversations, or run on another set, prints its
 // figures but does not rewrite the section of docs/BENCHMARKS.md, which always shows the whole
 // committed set.
 import { execSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { create, insertMultiple, search, type AnyOrama } from '@orama/orama';
 import MiniSearch from 'minisearch';
-import {
-  generateRecallSet,
-  QUESTION_KINDS,
-  type Conversation,
-  type Question,
-  type RecallSet,
-  type Turn,
-} from '../../test/fixtures/recall-conversations/generate.ts';
+import type { Conversation, Turn } from '../../test/fixtures/recall-conversations/generate.ts';
 import { startDevServer, type DevServer } from '../../test/support/wrangler-dev.ts';
 import { managementCall, percentile } from './dev-api.ts';
-import { loadLocomo } from './locomo-set.ts';
 import {
   K,
   markdown,
   SPLITS,
+  type BenchQuestion,
   type RecallReport,
-  type SetSource,
   type Scores,
   type Split,
 } from './recall-report.ts';
+import { loadSet, setSourceOf, SETS, type SetName } from './recall-sets.ts';
+
+type Question = BenchQuestion;
 
 const MODES = ['default', 'bm25', 'vector', 'hybrid', 'hybrid_graph'] as const;
 type Mode = (typeof MODES)[number];
@@ -62,6 +63,10 @@ export interface RecallOptions {
   locomo: string | null;
   /** Generate the set with this seed instead of reading the committed one. */
   seed: number | null;
+  /** Which family of sets: the long conversations, the real-chat set or its tidy twin. */
+  set: SetName;
+  /** Path of REALTALK files: people's chat, an outside check, never tuned on. */
+  realtalk: string | null;
 }
 
 /** Parses the flags above; throws with a usage line on anything else. */
@@ -73,9 +78,11 @@ export function parseRecallArgs(args: string[]): RecallOptions {
     limitConversations: null,
     locomo: null,
     seed: null,
+    set: 'conversations',
+    realtalk: null,
   };
   const usage =
-    'usage: recall [--split dev|heldout|all] [--modes default,bm25,vector,hybrid,hybrid_graph] [--json <file>] [--limit-conversations N] [--locomo <path>] [--seed N]';
+    'usage: recall [--split dev|heldout|all] [--modes default,bm25,vector,hybrid,hybrid_graph] [--json <file>] [--limit-conversations N] [--locomo <path>] [--seed N] [--set conversations|real-chat|real-chat-tidy] [--realtalk <path>]';
   for (let i = 0; i < args.length; i++) {
     const flag = args[i];
     const value = args[i + 1];
@@ -109,6 +116,15 @@ export function parseRecallArgs(args: string[]): RecallOptions {
         throw new Error(`--seed needs an integer from 0 to 4294967295\n${usage}`);
       options.seed = seed;
       i++;
+    } else if (flag === '--realtalk' && value) {
+      options.realtalk = value;
+      options.splits = ['heldout'];
+      i++;
+    } else if (flag === '--set' && value) {
+      const set = SETS.find((name) => name === value);
+      if (set === undefined) throw new Error(`--set must be ${SETS.join(', ')}\n${usage}`);
+      options.set = set;
+      i++;
     } else if (flag !== 'recall') {
       throw new Error(`unexpected argument ${flag ?? ''}\n${usage}`);
     }
@@ -141,16 +157,23 @@ interface Run {
   latency: number[];
 }
 
-function score(questions: Question[], ranked: Map<string, string[]>): Scores {
+/** Recall averaged per question and summed per gold turn (both ways, issue 42), and MRR. */
+export function score(questions: Question[], ranked: Map<string, string[]>): Scores {
   let r5 = 0;
   let r10 = 0;
   let rr = 0;
+  let gold5 = 0;
+  let gold10 = 0;
+  let golds = 0;
   for (const q of questions) {
     const list = ranked.get(q.id) ?? [];
     const gold = new Set(q.evidence);
     const hits = (k: number) => list.slice(0, k).filter((id) => gold.has(id)).length;
     r5 += hits(5) / gold.size;
     r10 += hits(K) / gold.size;
+    gold5 += hits(5);
+    gold10 += hits(K);
+    golds += gold.size;
     const first = list.slice(0, K).findIndex((id) => gold.has(id));
     rr += first >= 0 ? 1 / (first + 1) : 0;
   }
@@ -159,6 +182,9 @@ function score(questions: Question[], ranked: Map<string, string[]>): Scores {
     questions: questions.length,
     recall_at_5: r5 / n,
     recall_at_10: r10 / n,
+    gold_turns: golds,
+    recall_at_5_gold: gold5 / (golds || 1),
+    recall_at_10_gold: gold10 / (golds || 1),
     mrr: rr / n,
   };
 }
@@ -288,31 +314,6 @@ async function oramaOf(turns: Turn[]): Promise<AnyOrama> {
   return db;
 }
 
-/** Which set the flags name: LoCoMo, one generated from a seed, or the committed file. */
-function setSourceOf(options: RecallOptions): SetSource {
-  if (options.locomo !== null && options.seed !== null)
-    throw new Error('--locomo and --seed name two different sets: pass one');
-  if (options.locomo !== null) return { kind: 'locomo', path: options.locomo };
-  if (options.seed !== null) return { kind: 'seed', seed: options.seed };
-  return { kind: 'committed' };
-}
-
-function loadSet(source: SetSource): RecallSet {
-  switch (source.kind) {
-    case 'locomo':
-      return loadLocomo(source.path);
-    case 'seed':
-      return generateRecallSet(source.seed);
-    case 'committed':
-      return JSON.parse(
-        readFileSync(
-          new URL('../../test/fixtures/recall-conversations/recall-set.json', import.meta.url),
-          'utf8',
-        ),
-      ) as RecallSet;
-  }
-}
-
 /**
  * Runs the bench; returns the markdown section, or null (after printing it) when the flags
  * narrowed the run, so a tuning run never replaces the documented figures of the whole set.
@@ -419,12 +420,29 @@ export async function runRecallBench(args: string[] = []): Promise<string | null
       const run = runs.get(system);
       if (!run) continue;
       const byKind: Record<string, Scores> = { all: score(questions, run.ranked) };
-      for (const kind of QUESTION_KINDS)
+      for (const kind of set.kinds)
         byKind[kind] = score(
           questions.filter((q) => q.kind === kind),
           run.ranked,
         );
       bySystem[system] = byKind;
+    }
+    return bySystem;
+  };
+  const traitScoresOf = (questions: Question[]) => {
+    const bySystem: Record<string, Record<string, Scores>> = {};
+    for (const system of systems) {
+      const run = runs.get(system);
+      if (!run) continue;
+      bySystem[system] = Object.fromEntries(
+        set.traits.map((trait) => [
+          trait,
+          score(
+            questions.filter((q) => q.traits?.includes(trait)),
+            run.ranked,
+          ),
+        ]),
+      );
     }
     return bySystem;
   };
@@ -435,6 +453,7 @@ export async function runRecallBench(args: string[] = []): Promise<string | null
     report.set.conversations[split] = [...ids];
     report.set.questions[split] = questions.length;
     report.scores[split] = scoresOf(questions);
+    if (set.traits.length > 0) (report.traits ??= {})[split] = traitScoresOf(questions);
     if (near.one.size > 0) {
       const one = reach(questions, near.one);
       const two = reach(questions, near.two);
@@ -470,7 +489,6 @@ export async function runRecallBench(args: string[] = []): Promise<string | null
     systems,
     set,
     options.limitConversations === null && source.kind === 'committed',
-    source,
   );
   const partial =
     options.splits.length < SPLITS.length ||

@@ -1,5 +1,6 @@
+import { chatWordReader, emojiWords } from './chat-texture.ts';
 import { l2normalise, type Embedder } from './embedder.ts';
-import { contentWords } from './text.ts';
+import { contentWords, STOPWORDS } from './text.ts';
 import { addRow, wordVectorTable, type WordVectorTable } from './word-vector-table.ts';
 import { WORD_VECTOR_DIMENSIONS } from './word-vectors.generated.ts';
 
@@ -67,12 +68,42 @@ export function sifWeight(row: number): number {
  */
 export function embedSif(text: string): Float32Array {
   const table = wordVectorTable();
+  const read = readChatWord(false);
   const v = new Float32Array(table.dimensions);
-  for (const word of contentWords(text)) {
+  const add = (word: string) => {
     const row = rowOf(table, word);
     if (row !== undefined) addRow(table, row, sifWeight(row), v);
+  };
+  for (const word of contentWords(text)) {
+    // Chat texture ("tmrw", "sooo") is embedded as the words it stands for; spelling is not
+    // corrected (a real rarer word read wrongly moves the whole vector; see text-analysis.ts).
+    const readings = read(word);
+    if (readings.length === 0) add(word);
+    for (const r of readings) if (!STOPWORDS.has(r)) add(r);
   }
+  for (const word of emojiWords(text)) add(word);
   return l2normalise(v);
+}
+
+const readers = new Map<boolean, (word: string) => readonly string[]>();
+
+/**
+ * The chat-texture reader over this table's vocabulary (chat-texture.ts), made on first use;
+ * `correct` false reads abbreviations and stretched words but corrects no spelling.
+ */
+export function readChatWord(correct = true): (word: string) => readonly string[] {
+  const known = readers.get(correct);
+  if (known) return known;
+  const table = wordVectorTable();
+  const reader = chatWordReader(
+    {
+      rank: (word) => table.rows.get(word),
+      known: (word) => rowOf(table, word) !== undefined,
+    },
+    correct,
+  );
+  readers.set(correct, reader);
+  return reader;
 }
 
 export const sifEmbedder: Embedder = {

@@ -1,4 +1,6 @@
+import { emojiWords } from './chat-texture.ts';
 import { listedLemma } from './lexicon.ts';
+import { readChatWord } from './sif-embeddings.ts';
 import { tag, type Token } from './tagger.ts';
 import { numberForms, QUERY_STOPWORDS, queryWords, words } from './text.ts';
 
@@ -156,6 +158,13 @@ export function analyseContent(content: string, addressee: string | null = null)
       for (const w of words(token.root)) if (!LIGHT_VERBS.has(w)) terms.add(w);
   }
   for (const w of words(head)) for (const form of numberForms(w)) terms.add(form);
+  // Chat texture: the words behind emoji, abbreviations, stretched words and misspellings are
+  // indexed too. A word outside the vocabulary is as often a real rarer word ("cosy") as a typo,
+  // so a correction is only ever an extra term here; the embedder reads no corrections, where
+  // wrong ones cost the long-conversation dev set 0.008 (docs/retrieval.md, twenty-third round).
+  const read = readChatWord(true);
+  for (const w of words(head)) for (const r of read(w)) for (const t of words(r)) terms.add(t);
+  for (const w of emojiWords(head)) terms.add(w);
   // The speaker is who "I" is: say their name once more for a first-person turn.
   if (speaker && firstPerson) for (const w of words(speaker.name)) terms.add(w);
   if (addressee && secondPerson) for (const w of words(addressee)) terms.add(w);

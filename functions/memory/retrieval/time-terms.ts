@@ -1,5 +1,6 @@
 import * as chrono from 'chrono-node';
 import { boundedMemo, MEMO_KEY_CHARS } from './bounded-memo.ts';
+import { numericDates, type DateOrder } from './numeric-dates.ts';
 
 /**
  * Dates as index terms. A turn said on 8 May 2023 that mentions "yesterday" is about 7 May 2023:
@@ -204,8 +205,20 @@ function relativeTokens(r: chrono.ParsedResult): string[] {
  * asked from (the query's `as_of`, by default when it was made). Without `asOf` a relative period
  * adds nothing: "last year" has no trustworthy reference date.
  */
-export function queryTimeTerms(query: string, asOf?: Date): string[] {
-  return queryPeriods(query, asOf).terms;
+export function queryTimeTerms(query: string, asOf?: Date, hints?: DateHints): string[] {
+  return queryPeriods(query, asOf, hints).terms;
+}
+
+/**
+ * What the Context knows about its dates, for a question's dates that do not say it themselves:
+ * the order it writes numeric dates in (`dateOrderOf` over its texts), and its latest date, so
+ * "on the 3rd of February" is the latest 3 February on or before it (a chat's questions are about
+ * its past). Without hints, an ambiguous numeric date gives both readings and a day without a
+ * year gives its month only, as before.
+ */
+export interface DateHints {
+  order?: DateOrder;
+  latest?: Date;
 }
 
 export interface QueryPeriods {
@@ -222,12 +235,26 @@ export interface QueryPeriods {
 }
 
 /** `queryTimeTerms`, with the query's words that the date tokens stand for taken out. */
-export function queryPeriods(query: string, asOf?: Date): QueryPeriods {
+export function queryPeriods(query: string, asOf?: Date, hints: DateHints = {}): QueryPeriods {
+  const terms = new Set<string>(asksWhen(query) ? [STATES_A_TIME] : []);
+  const spans: [number, number][] = [];
+  const relativeSpans: [number, number][] = [];
+  // Days written as digits are read here, in the Context's order, and hidden from chrono-node
+  // (blanked to keep every offset), which would read them month first. Their digits leave bm25's
+  // words too: a turn does not repeat "03.02.2024", and "02" or "2024" match any number.
+  const numeric = numericDates(query, hints.order);
+  let hidden = query;
+  for (const n of numeric) {
+    for (const day of n.readings) for (const t of tokensOf(day)) terms.add(t);
+    spans.push([n.index, n.index + n.text.length]);
+    relativeSpans.push([n.index, n.index + n.text.length]);
+    hidden = `${hidden.slice(0, n.index)}${' '.repeat(n.text.length)}${hidden.slice(n.index + n.text.length)}`;
+  }
   // Parsed against two far-apart reference instants: a component that changes with the
   // reference ("last year", "yesterday") is relative; what stays is what the query says.
   const parse = (instant: Date): chrono.ParsedResult[] => {
     try {
-      return chrono.parse(query, { instant, timezone: 0 }).filter(namesADate).slice(0, 4);
+      return chrono.parse(hidden, { instant, timezone: 0 }).filter(namesADate).slice(0, 4);
     } catch {
       return [];
     }
@@ -241,10 +268,7 @@ export function queryPeriods(query: string, asOf?: Date): QueryPeriods {
     now ??= parse(asOf);
     return now[i];
   };
-  const terms = new Set<string>(asksWhen(query) ? [STATES_A_TIME] : []);
   const years = new Set<number>();
-  const spans: [number, number][] = [];
-  const relativeSpans: [number, number][] = [];
   const months: { month: number; day: number | null; at: number }[] = [];
   a.forEach((r, i) => {
     const other = b[i]?.start;
@@ -287,7 +311,10 @@ export function queryPeriods(query: string, asOf?: Date): QueryPeriods {
     const ofQuestion = yearOfMonth(before, month, asOf);
     // Only the "last" goes from bm25's words (`without` takes it with the empty span).
     if (ofQuestion !== undefined) relativeSpans.push([at, at]);
-    const year = ofQuestion ?? (years.size === 1 ? [...years][0] : undefined);
+    const year =
+      ofQuestion ??
+      (years.size === 1 ? [...years][0] : undefined) ??
+      (day !== null ? latestYear(month, day, hints.latest) : undefined);
     if (year !== undefined) for (const t of tokensOf({ year, month, day })) terms.add(t);
   }
   return { terms: [...terms], rest: without(query, spans), lexical: without(query, relativeSpans) };
@@ -302,6 +329,13 @@ function without(text: string, spans: [number, number][]): string {
     out = `${out.slice(0, lead ? from - lead[0].length : from)} ${out.slice(to)}`;
   }
   return out.replace(/\s+/g, ' ').trim();
+}
+
+/** The year of the latest `month`/`day` on or before `latest` ("the 3rd of February" in a chat). */
+function latestYear(month: number, day: number, latest: Date | undefined): number | undefined {
+  if (!latest || Number.isNaN(latest.getTime())) return undefined;
+  const year = latest.getUTCFullYear();
+  return Date.UTC(year, month - 1, day) <= latest.getTime() ? year : year - 1;
 }
 
 /** The year of "last May", "this May" or "next May" (the words before the month) against `asOf`. */

@@ -4,6 +4,7 @@ import { contentPrior } from '../retrieval/content-prior.ts';
 import { gatedWeights, lexicalCoverage } from '../retrieval/lexical-gate.ts';
 import { localVectorRanked } from '../retrieval/local-vector-mode.ts';
 import { SIF_MODEL_ID } from '../retrieval/sif-embeddings.ts';
+import { asksToGather, spreadSessions } from '../retrieval/gathering.ts';
 import { personalisedPageRank } from '../retrieval/ppr.ts';
 import { expansionTerms } from '../retrieval/prf.ts';
 import { dampRepeats } from '../retrieval/repeats.ts';
@@ -344,9 +345,16 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
   if (weights.soft > 0) arms.push({ arm: 'soft', list: softRanked(plain, arms, read) });
   const bm25Ranks = rankMap(bm25);
   const vectorRanks = rankMap(vector);
+  // A question that gathers ("What sports does Sam play?") gets a list spread over sessions
+  // (gathering.ts): its facts were told on different days.
+  const gathers = conversation && asksToGather(req.text);
+  const spread = (list: Scored[]): Scored[] =>
+    gathers ? spreadSessions(list, k, (seq) => read(seq)?.session ?? null) : list;
   if (req.mode === 'hybrid') {
     const fused = fuseScores(arms, weights);
-    const ranked = withPrior(conversationRanked(sql, fused, accept, read, weights), read, req.text);
+    const ranked = spread(
+      withPrior(conversationRanked(sql, fused, accept, read, weights), read, req.text),
+    );
     return hydrate(sql, ranked.slice(0, k), (seq) => ({
       bm25: bm25Ranks.get(seq) ?? null,
       vector: vectorRanks.get(seq) ?? null,
@@ -357,7 +365,9 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
   const query = { words, entities: questionEntities(req.text) };
   const graph = graphRanked(sql, query, first, accept, read, depth);
   const fused = fuseScores([...arms, { arm: 'graph', list: graph }], weights);
-  const ranked = withPrior(conversationRanked(sql, fused, accept, read, weights), read, req.text);
+  const ranked = spread(
+    withPrior(conversationRanked(sql, fused, accept, read, weights), read, req.text),
+  );
   const graphRanks = rankMap(graph);
   return hydrate(sql, ranked.slice(0, k), (seq) => ({
     bm25: bm25Ranks.get(seq) ?? null,

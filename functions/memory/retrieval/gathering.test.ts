@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { asksToGather, spreadSessions } from './gathering.ts';
+
+describe('asksToGather', () => {
+  it('reads "what/which X" questions about a category', () => {
+    expect(asksToGather('What sports does Sam play?')).toBe(true);
+    expect(asksToGather('Which countries has Sasha visited?')).toBe(true);
+    expect(asksToGather('What kind of music does Jo like?')).toBe(true);
+    expect(asksToGather('What are Jo’s favourite films?')).toBe(true);
+    expect(asksToGather('What food does Jo like?')).toBe(true);
+  });
+
+  it('leaves questions for one value or without a category', () => {
+    expect(asksToGather('What time does the train leave?')).toBe(false);
+    expect(asksToGather('What car does Chi drive?')).toBe(false);
+    expect(asksToGather('What sort of person is Jo’s new boyfriend?')).toBe(false);
+    expect(asksToGather('What class is Jo taking?')).toBe(false);
+    expect(asksToGather('What are you doing tonight?')).toBe(false);
+    expect(asksToGather('What does Jo do for a living?')).toBe(false);
+    expect(asksToGather('Where did Sam go in May?')).toBe(false);
+  });
+});
+
+describe('spreadSessions', () => {
+  const sessions: Record<number, string | null> = {
+    1: 'a',
+    2: 'a',
+    3: 'a',
+    4: 'b',
+    5: null,
+    6: 'a',
+    7: 'c',
+  };
+  const sessionOf = (seq: number) => sessions[seq] ?? null;
+  const list = [1, 2, 3, 4, 5, 6, 7].map((seq) => ({ seq }));
+
+  it('holds at most `cap` items of a session in the first k, the rest after in order', () => {
+    expect(spreadSessions(list, 5, sessionOf, 2).map((r) => r.seq)).toEqual([1, 2, 4, 5, 7, 3, 6]);
+  });
+
+  it('changes nothing when no session is over the cap', () => {
+    expect(spreadSessions(list, 7, sessionOf, 4).map((r) => r.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+});
