@@ -3,20 +3,18 @@ import { budgetOf } from './memory-budget.ts';
 import { hasTable } from './schema-facts.ts';
 import type { StoredVector } from './types.ts';
 import { hasValidity } from './validity.ts';
+import { ivfSearch, streamedScan } from './vector-scans.ts';
 import {
   addPosting,
   backfill,
-  codeDot,
   generationBytes,
   loadGenerations,
-  nearestLists,
-  nprobeFor,
   removePosting,
   trainGeneration,
   workFor,
   type Generation,
 } from './vector-ivf.ts';
-import { dotAt, TopK, VectorMatrix, type ScoredSeq, type VectorFilter } from './vector-matrix.ts';
+import { VectorMatrix, type ScoredSeq, type VectorFilter } from './vector-matrix.ts';
 
 /**
  * A Context's vector search, in the form its size allows (docs/scale.md):
@@ -230,135 +228,6 @@ export function vectorCount(sql: SqlStorage, modelId: string): number {
           .one().n,
     ),
   );
-}
-
-/** `accept` asked once per distinct (scopes text, kind, closed). */
-function memoFilter(
-  accept: VectorFilter,
-): (scopes: string, kind: string, closed: boolean) => boolean {
-  const decided = new Map<string, boolean>();
-  return (scopes, kind, closed) => {
-    const key = `${closed ? 1 : 0}${kind}\u0000${scopes}`;
-    let yes = decided.get(key);
-    if (yes === undefined) {
-      yes = accept(JSON.parse(scopes) as string[], kind, closed);
-      decided.set(key, yes);
-    }
-    return yes;
-  };
-}
-
-interface FilterRow {
-  seq: number;
-  scopes: string;
-  kind: string;
-  closed: number;
-  [column: string]: SqlStorageValue;
-}
-
-function closedColumn(sql: SqlStorage, alias: string): string {
-  return hasValidity(sql) ? `${alias}valid_until IS NOT NULL` : '0';
-}
-
-/**
- * The exact scan read from SQLite row by row: only the best `limit` hits are held. `range`
- * limits it to seqs in [lo, hi] (the vectors an IVF generation has not taken in yet).
- */
-function streamedScan(
-  sql: SqlStorage,
-  modelId: string,
-  query: Float32Array,
-  limit: number,
-  accept: VectorFilter,
-  range: readonly [number, number] | null,
-): ScoredSeq[] {
-  const admits = memoFilter(accept);
-  const top = new TopK(limit);
-  const where = range === null ? '' : 'AND v.item_seq >= ? AND v.item_seq <= ?';
-  const rows = sql.exec<FilterRow & { vector: ArrayBuffer }>(
-    `SELECT v.item_seq AS seq, v.vector, i.scopes, i.kind, ${closedColumn(sql, 'i.')} AS closed
-       FROM item_vectors v JOIN items i ON i.seq = v.item_seq
-      WHERE v.model_id = ? ${where}`,
-    modelId,
-    ...(range ?? []),
-  );
-  for (const row of rows) {
-    if (!admits(row.scopes, row.kind, row.closed === 1)) continue;
-    const values = new Float32Array(row.vector, 0, row.vector.byteLength >>> 2);
-    top.offer(row.seq, dotAt(query, values, 0, values.length));
-  }
-  return top.hits;
-}
-
-/** Candidates kept per limit before filtering, and rescored after. */
-const CANDIDATES_PER_HIT = 4;
-const CANDIDATE_SLACK = 64;
-const RESCORE_SLACK = 16;
-
-/** IVF search (vector-ivf.ts): probe, score codes, filter, rescore exactly. */
-function ivfSearch(
-  sql: SqlStorage,
-  modelId: string,
-  gens: readonly Generation[],
-  query: Float32Array,
-  limit: number,
-  accept: VectorFilter,
-): ScoredSeq[] {
-  const maxLists = Math.max(...gens.map((g) => g.lists));
-  const first = gens[0];
-  // Before the first generation has taken every vector in, the rest are scanned exactly.
-  const pending =
-    gens.length === 1 && first && first.nextSeq <= first.endSeq
-      ? streamedScan(sql, modelId, query, limit, accept, [first.nextSeq, first.endSeq])
-      : [];
-  const admits = memoFilter(accept);
-  const closed = closedColumn(sql, '');
-  for (let factor = 1; ; factor *= 4) {
-    const probes = Math.min(maxLists, nprobeFor(maxLists) * factor);
-    const candidates = new TopK((limit * CANDIDATES_PER_HIT + CANDIDATE_SLACK) * factor);
-    for (const g of gens) {
-      for (const list of nearestLists(g, query, Math.min(g.lists, probes))) {
-        for (const row of sql.exec<{
-          item_seq: number;
-          kind: string;
-          scopes: string;
-          code: ArrayBuffer;
-        }>(
-          `SELECT item_seq, kind, scopes, code FROM _vector_postings
-            WHERE model_id = ? AND gen = ? AND list = ?`,
-          modelId,
-          g.gen,
-          list,
-        ))
-          // Kinds and lens before scoring (an item's are fixed); validity, which supersession
-          // changes, is read for the candidates below.
-          if (admits(row.scopes, row.kind, false) || admits(row.scopes, row.kind, true))
-            candidates.offer(row.item_seq, codeDot(query, row.code));
-      }
-    }
-    const order = candidates.hits.map((h) => h.seq);
-    const admitted = new Set<number>();
-    for (const row of sql.exec<FilterRow>(
-      `SELECT seq, scopes, kind, ${closed} AS closed FROM items
-        WHERE seq IN (SELECT value FROM json_each(?))`,
-      JSON.stringify(order),
-    ))
-      if (admits(row.scopes, row.kind, row.closed === 1)) admitted.add(row.seq);
-    const shortlist = order.filter((seq) => admitted.has(seq));
-    if (shortlist.length < limit && probes < maxLists) continue;
-    const top = new TopK(limit);
-    for (const row of sql.exec<{ item_seq: number; vector: ArrayBuffer }>(
-      `SELECT item_seq, vector FROM item_vectors
-        WHERE item_seq IN (SELECT value FROM json_each(?)) AND model_id = ?`,
-      JSON.stringify(shortlist.slice(0, limit * 2 + RESCORE_SLACK)),
-      modelId,
-    )) {
-      const values = new Float32Array(row.vector, 0, row.vector.byteLength >>> 2);
-      top.offer(row.item_seq, dotAt(query, values, 0, values.length));
-    }
-    for (const hit of pending) top.offer(hit.seq, hit.score);
-    return top.hits;
-  }
 }
 
 export function insertVector(
