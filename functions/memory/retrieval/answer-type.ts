@@ -89,7 +89,7 @@ const RELATIONS = new Set([
 ]);
 
 /** "…as a bookshop manager", "I am a nurse": what someone is or joins as. */
-const ROLE_PHRASE = /\b(as|am|I'm|I’m) an? \p{L}+/u;
+const ROLE_PHRASE = /\b(as|am|I'm|I\u2019m) an? \p{L}+/u;
 
 const PLACE_TAGS = new Set(['City', 'Country', 'Region', 'Place']);
 const PERSON_TAGS = new Set(['FirstName', 'MaleName', 'FemaleName', 'Person', 'LastName']);

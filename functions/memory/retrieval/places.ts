@@ -115,14 +115,17 @@ function plain(text: string): string {
 export function placeMentions(content: string): PlaceMention[] {
   const { byName, longest, starts, prefixes } = gazetteer();
   const text = plain(speakerOf(content)?.rest ?? content);
-  const tokens = text.match(/[\p{L}][\p{L}'’.-]*|[^\s\p{L}]/gu) ?? [];
+  const tokens = text.match(/[\p{L}][\p{L}'\u2019.-]*|[^\s\p{L}]/gu) ?? [];
   const out: PlaceMention[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const first = tokens[i] ?? '';
     if (!/^\p{Lu}/u.test(first)) continue;
     // Every candidate below starts with this word as written, or is this word alone without its
     // "'s" or trailing stop: a word no name starts with needs none of the lookups.
-    if (!starts.has(first) && !starts.has(first.replace(/['’]s$/u, '').replace(/[.'’]+$/u, '')))
+    if (
+      !starts.has(first) &&
+      !starts.has(first.replace(/['\u2019]s$/u, '').replace(/[.'\u2019]+$/u, ''))
+    )
       continue;
     // A run of n words names a place only if its first n - 1 words, as written, start a longer
     // name (the "'s" and stops taken off below change its last word only).
@@ -135,8 +138,8 @@ export function placeMentions(content: string): PlaceMention[] {
       const name = tokens
         .slice(i, i + n)
         .join(' ')
-        .replace(/['’]s$/u, '')
-        .replace(/[.'’]+$/u, '');
+        .replace(/['\u2019]s$/u, '')
+        .replace(/[.'\u2019]+$/u, '');
       const hit = byName.get(name);
       if (!hit) continue;
       // "to the UK": look past one article.

@@ -182,7 +182,7 @@ const IS_AFTER = new Set(
   ),
 );
 
-const WORD = /[\p{L}\p{N}]+(?:['’]\p{L}+)*(?:-[\p{L}\p{N}]+)*/gu;
+const WORD = /[\p{L}\p{N}]+(?:['\u2019]\p{L}+)*(?:-[\p{L}\p{N}]+)*/gu;
 const CONTRACTED = new RegExp(`^(.+?)(${[...Object.keys(CONTRACTED_ENDINGS), "'s"].join('|')})$`);
 
 /** The words of `text` in sentences, contractions expanded ("I'm" -> "I" + "am"). */
@@ -195,7 +195,7 @@ function sentencesOf(text: string): Word[][] {
     const after = text.slice(end, matches[i + 1]?.index ?? text.length);
     const current = sentences[sentences.length - 1] ?? [];
     const folded = surface.toLowerCase();
-    const lower = folded.includes('’') ? folded.replace(/’/g, "'") : folded;
+    const lower = folded.includes('\u2019') ? folded.replace(/\u2019/g, "'") : folded;
     const handle = m.index > 0 && /[@#]/.test(text.charAt(m.index - 1));
     const capitalised = /^\p{Lu}/u.test(surface);
     // Only a word with an apostrophe can be a contraction or a possessive.
@@ -294,7 +294,7 @@ export function tag(text: string): Token[][] {
       // A capitalised noun inside a sentence ("Platform" in "The Platform team") is part of a name.
       const cls = classOf(tagged, index > 0 && word.capitalised);
       const root = cls === 'verb' || cls === 'noun' ? rootOf(normal, tagged) : normal;
-      return [{ normal, root, cls, boundary: /[,.;:!?()"“”]/.test(word.after) }];
+      return [{ normal, root, cls, boundary: /[,.;:!?()"\u201C\u201D]/.test(word.after) }];
     });
   });
 }

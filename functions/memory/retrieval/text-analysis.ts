@@ -21,7 +21,8 @@ const MAX_ENTITIES = 32;
  * "Caroline: I went to…" — a chat turn's speaker prefix: one to three capitalised words and a
  * colon. Labels that are not people ("Note:", "Update:") are not speakers.
  */
-const SPEAKER_PREFIX = /^\s*(\p{Lu}[\p{L}\p{M}'’-]*(?: \p{Lu}[\p{L}\p{M}'’-]*){0,2})\s*:\s+(?=\S)/u;
+const SPEAKER_PREFIX =
+  /^\s*(\p{Lu}[\p{L}\p{M}'\u2019-]*(?: \p{Lu}[\p{L}\p{M}'\u2019-]*){0,2})\s*:\s+(?=\S)/u;
 const NOT_SPEAKERS = new Set(
   (
     'note notes update todo summary re fyi ps warning important question answer q a tip reminder ' +
@@ -104,7 +105,7 @@ function phrases(sentences: Token[][]): { names: string[]; compounds: string[]; 
 /** Quoted terms, @handles and #tags: names the tagger has no reason to know. */
 function markedNames(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(/["“]([^"”]{2,60})["”]/g)) if (m[1]) out.push(m[1]);
+  for (const m of text.matchAll(/["\u201C]([^"\u201D]{2,60})["\u201D]/g)) if (m[1]) out.push(m[1]);
   for (const m of text.matchAll(/[@#][\p{L}\p{N}_-]{2,40}/gu)) out.push(m[0]);
   return out;
 }

@@ -71,7 +71,7 @@ const CONTRACTIONS: [RegExp, string][] = [
  * leaves a stray "s" or "t" token behind.
  */
 export function expandContractions(text: string): string {
-  let out = text.toLowerCase().replace(/[’‘`]/g, "'");
+  let out = text.toLowerCase().replace(/[\u2019\u2018`]/g, "'");
   for (const [pattern, replacement] of CONTRACTIONS) out = out.replace(pattern, replacement);
   return out;
 }
