@@ -14,6 +14,7 @@ import { queryRoutes } from './query.ts';
 import { reflectRoutes } from './reflect.ts';
 import { sessionContextRoutes } from './session-context.ts';
 import { sessionsRoutes } from './sessions.ts';
+import { whoamiRoutes } from './whoami.ts';
 
 /**
  * Every route group of the memory service, in registration order. To add a group: one import and
@@ -25,6 +26,7 @@ export const ROUTE_MODULES: readonly RouteModule[] = [
   contextsRoutes,
   principalsRoutes,
   keysRoutes,
+  whoamiRoutes,
   migrationsRoutes,
   exportRoutes,
   factsRoutes,

@@ -10,6 +10,13 @@ export const ROUTES: Route[] = [
     build: async () => ({ method: 'POST', path: '/api/v1/contexts', body: { id: unique('new') } }),
   },
   {
+    // A bound management key lists its own Context only (test/workers/memory/control-lists).
+    name: 'GET /contexts',
+    need: 'anyMgmt',
+    ok: 200,
+    build: async () => ({ method: 'GET', path: '/api/v1/contexts' }),
+  },
+  {
     name: 'GET /contexts/{id}',
     need: 'view',
     ok: 200,
@@ -87,6 +94,12 @@ export const ROUTES: Route[] = [
     }),
   },
   {
+    name: 'GET /principals',
+    need: 'anyMgmt',
+    ok: 200,
+    build: async () => ({ method: 'GET', path: '/api/v1/principals' }),
+  },
+  {
     name: 'GET /principals/{id} (a principal of this tenant)',
     need: 'tenantAdmin',
     ok: 200,
@@ -114,6 +127,24 @@ export const ROUTES: Route[] = [
       path: '/api/v1/keys',
       body: { principal_id: await w.principalHere(), context_id: w.ctx, grants: ALL },
     }),
+  },
+  {
+    name: 'GET /keys',
+    need: 'anyMgmt',
+    ok: 200,
+    build: async () => ({ method: 'GET', path: '/api/v1/keys' }),
+  },
+  {
+    name: 'GET /keys (of this Context)',
+    need: 'tenantAdmin',
+    ok: 200,
+    build: async (w) => ({ method: 'GET', path: `/api/v1/keys?context_id=${w.ctx}` }),
+  },
+  {
+    name: 'GET /whoami',
+    need: 'anyKey',
+    ok: 200,
+    build: async () => ({ method: 'GET', path: '/api/v1/whoami' }),
   },
   {
     name: 'DELETE /keys/{id} (a key of this Context)',
