@@ -4,7 +4,9 @@ import { consolidateRoutes } from './consolidate.ts';
 import { contextBlockRoutes } from './context-block.ts';
 import { contextsRoutes } from './contexts.ts';
 import { documentsRoutes } from './documents.ts';
+import { entitiesRoutes } from './entities.ts';
 import { exportRoutes } from './export.ts';
+import { factVersionsRoutes } from './fact-versions.ts';
 import { factsRoutes } from './facts.ts';
 import { keysRoutes } from './keys.ts';
 import { mcpRoutes } from '../mcp/route.ts';
@@ -30,6 +32,8 @@ export const ROUTE_MODULES: readonly RouteModule[] = [
   migrationsRoutes,
   exportRoutes,
   factsRoutes,
+  factVersionsRoutes,
+  entitiesRoutes,
   queryRoutes,
   sessionsRoutes,
   contextBlockRoutes,

@@ -215,6 +215,50 @@ export const ROUTES: Route[] = [
     build: async (w) => ({ method: 'GET', path: `/api/v1/${w.ctx}/facts/${await w.fact()}` }),
   },
   {
+    name: 'PATCH /{ctx}/facts/{id}',
+    need: 'write',
+    ok: 200,
+    // A fact outside the read grant is absent to its editor (404), not forbidden.
+    except: { scoped: 404 },
+    build: async (w) => ({
+      method: 'PATCH',
+      path: `/api/v1/${w.ctx}/facts/${await w.fact()}`,
+      body: { content: 'Table edit' },
+    }),
+  },
+  {
+    name: 'GET /{ctx}/facts/{id}/history',
+    need: 'read',
+    ok: 200,
+    except: { scoped: 404 },
+    build: async (w) => ({
+      method: 'GET',
+      path: `/api/v1/${w.ctx}/facts/${await w.fact()}/history`,
+    }),
+  },
+  {
+    name: 'GET /{ctx}/entities',
+    need: 'read',
+    ok: 200,
+    // No lens: the list is drawn from the key's read grant (the leak check below holds it).
+    except: { scoped: OK },
+    build: async (w) => {
+      await w.fact();
+      return { method: 'GET', path: `/api/v1/${w.ctx}/entities?limit=100` };
+    },
+  },
+  {
+    name: 'GET /{ctx}/entities/{name}',
+    need: 'read',
+    ok: 200,
+    // Only team:b facts mention it: absent to the scoped key (404), not forbidden.
+    except: { scoped: 404 },
+    build: async (w) => {
+      await w.fact();
+      return { method: 'GET', path: `/api/v1/${w.ctx}/entities/oslo` };
+    },
+  },
+  {
     name: 'DELETE /{ctx}/facts/{id}',
     need: 'forget',
     ok: 204,

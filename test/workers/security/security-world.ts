@@ -112,7 +112,8 @@ export class World {
   /** Fixtures are made with the root key, fresh for each case that needs one. */
   async fact(): Promise<string> {
     const res = await call('POST', `/api/v1/${this.ctx}/facts`, {
-      body: { content: `Fixture fact ${unique('f')}`, scopes: ['team:b'] },
+      // Oslo: an entity only team:b knows (GET /{ctx}/entities/{name}).
+      body: { content: `Fixture fact ${unique('f')} from Oslo`, scopes: ['team:b'] },
     });
     return (await json<{ facts: { id: string }[] }>(res)).facts[0]?.id ?? '';
   }
