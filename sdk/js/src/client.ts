@@ -15,19 +15,27 @@ import type {
   ChatResponse,
   Context,
   ContextBlock,
+  ContextPage,
   DocumentState,
+  EntityDetail,
+  EntityPage,
   Fact,
+  FactHistory,
+  FactUpdate,
   KeyGrants,
+  KeyPage,
   DocumentPage,
   FactPage,
   Lens,
   Principal,
+  PrincipalPage,
   QueryMode,
   QueryResponse,
   Session,
   SessionList,
   Turn,
   TurnPage,
+  WhoAmI,
 } from './types.ts';
 
 /** Client for the memory service's REST API (`/api/v1`). */
@@ -57,6 +65,17 @@ export class MemoryClient {
   ): Promise<Context> {
     const json = { id, token_limit: options.tokenLimit, namespace: options.namespace };
     return this.#call({ method: 'POST', path: '/api/v1/contexts', json, retryable: false });
+  }
+
+  /** The Contexts this management key administers, a page at a time (no usage counts). */
+  listContexts(page: { cursor?: string; limit?: number } = {}): Promise<ContextPage> {
+    const query = { cursor: page.cursor, limit: page.limit };
+    return this.#call({ method: 'GET', path: '/api/v1/contexts', query, retryable: true });
+  }
+
+  /** The calling key: principal, Context, grants, scope floor, read lens (any key). */
+  whoAmI(): Promise<WhoAmI> {
+    return this.#call({ method: 'GET', path: '/api/v1/whoami', retryable: true });
   }
 
   getContext(id = this.#ctx()): Promise<Context> {
@@ -101,6 +120,34 @@ export class MemoryClient {
     scope_floor?: string;
   }): Promise<ApiKey> {
     return this.#call({ method: 'POST', path: '/api/v1/keys', json: key, retryable: false });
+  }
+
+  /** Keys this management key manages, never with secrets (management key). */
+  listKeys(
+    options: {
+      cursor?: string;
+      limit?: number;
+      contextId?: string;
+      principalId?: string;
+      includeRevoked?: boolean;
+    } = {},
+  ): Promise<KeyPage> {
+    const query = {
+      cursor: options.cursor,
+      limit: options.limit,
+      context_id: options.contextId,
+      principal_id: options.principalId,
+      include_revoked: options.includeRevoked,
+    };
+    return this.#call({ method: 'GET', path: '/api/v1/keys', query, retryable: true });
+  }
+
+  /** Principals of the caller's tenant (management key). */
+  listPrincipals(
+    options: { cursor?: string; limit?: number; kind?: Principal['kind'] } = {},
+  ): Promise<PrincipalPage> {
+    const query = { cursor: options.cursor, limit: options.limit, kind: options.kind };
+    return this.#call({ method: 'GET', path: '/api/v1/principals', query, retryable: true });
   }
 
   getPrincipal(id: string): Promise<Principal> {
@@ -233,6 +280,39 @@ export class MemoryClient {
     return this.#call({ method: 'GET', path: this.#p('/facts'), query, retryable: true });
   }
 
+  /**
+   * Edits a fact: a new version supersedes the current one, which stays as history. Scopes and
+   * metadata default to the old version's; a new version keeps every old scope.
+   */
+  updateFact(
+    id: string,
+    change: { content: string; scopes?: string[]; metadata?: Record<string, unknown> },
+  ): Promise<FactUpdate> {
+    // Not retried: a replay after a lost answer would find the fact closed (409).
+    const path = this.#p(`/facts/${enc(id)}`);
+    return this.#call({ method: 'PATCH', path, json: change, retryable: false });
+  }
+
+  /** Every version of a fact the key may read, oldest first. */
+  factHistory(id: string): Promise<FactHistory> {
+    const path = this.#p(`/facts/${enc(id)}/history`);
+    return this.#call({ method: 'GET', path, retryable: true });
+  }
+
+  /** Entities current facts the key may read mention, a page at a time. */
+  listEntities(
+    options: { prefix?: string; cursor?: string; limit?: number } = {},
+  ): Promise<EntityPage> {
+    const query = { prefix: options.prefix, cursor: options.cursor, limit: options.limit };
+    return this.#call({ method: 'GET', path: this.#p('/entities'), query, retryable: true });
+  }
+
+  /** One entity by name, with the current facts the key may read that mention it. */
+  getEntity(name: string, options: { limit?: number } = {}): Promise<EntityDetail> {
+    const path = this.#p(`/entities/${enc(name)}`);
+    return this.#call({ method: 'GET', path, query: { limit: options.limit }, retryable: true });
+  }
+
   /** Deletes a fact (or, for a `document:<id>`, the document and its chunks) from every index. */
   forget(id: string): Promise<void> {
     if (id.startsWith('document:')) return this.deleteDocument(id);
@@ -249,6 +329,8 @@ export class MemoryClient {
       neighbours?: number;
       /** When the question is asked from (default: now): "last week" in it is resolved against it. */
       asOf?: string | Date;
+      /** Also return, per result, what each arm contributed to its score (`explain`). */
+      explain?: boolean;
     } = {},
   ): Promise<QueryResponse> {
     const json = {
@@ -258,6 +340,7 @@ export class MemoryClient {
       lens: options.lens,
       neighbours: options.neighbours,
       as_of: options.asOf instanceof Date ? options.asOf.toISOString() : options.asOf,
+      explain: options.explain,
     };
     // A query only reads, so it is retried like a GET.
     return this.#call({ method: 'POST', path: this.#p('/query'), json, retryable: true });
