@@ -6,6 +6,7 @@ import {
   commonErrors,
   conflict,
   ContextIdParam,
+  FactIdParam,
   FactInput,
   jsonBody,
   jsonResponse,
@@ -13,8 +14,6 @@ import {
   notFound,
   unprocessable,
 } from './schemas.ts';
-
-const FactIdParam = ContextIdParam.extend({ id: z.string().min(1).max(128) });
 
 const history = createRoute({
   method: 'get',

@@ -82,6 +82,9 @@ export const ContextIdParam = z.object({
     .openapi({ param: { name: 'context_id', in: 'path' }, example: 'acme-support' }),
 });
 
+/** `/{context_id}/facts/{id}`: a fact (or any memory item) by id. */
+export const FactIdParam = ContextIdParam.extend({ id: z.string().min(1).max(128) });
+
 export const MemoryItem = z
   .object({
     id: z.string(),
