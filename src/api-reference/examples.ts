@@ -76,6 +76,12 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
   },
   /** A lens in a query string is JSON (a flat list is OR). */
   listFacts: { query: { limit: 50, lens: '["team:eng"]' } },
+  updateFact: { body: { content: 'Alice leads the Platform team in Munich' } },
+  listEntities: { query: { prefix: 'ali', limit: 50 } },
+  getEntity: { params: { name: 'alice' } },
+  listContexts: { query: { limit: 50 } },
+  listKeys: { query: { context_id: IDS.context } },
+  listPrincipals: { query: { kind: 'agent' } },
   queryMemory: { body: { query: 'where is the Platform team', mode: 'hybrid_graph', k: 5 } },
   createSession: { body: { id: IDS.session, scopes: ['team:eng'] } },
   listSessions: { query: { limit: 20 } },

@@ -5,7 +5,10 @@ import { SDK_CALLS } from './sdk-calls.ts';
 const MEMORY_OPENAPI = '.astro/api-reference/memory-openapi.json';
 
 describe('SDK calls of the API reference', () => {
-  const js = readFileSync('sdk/js/src/client.ts', 'utf8');
+  // MemoryClient's methods, its management half included (sdk/js/src/management.ts).
+  const js = ['client.ts', 'management.ts']
+    .map((file) => readFileSync(`sdk/js/src/${file}`, 'utf8'))
+    .join('\n');
   const py = readFileSync('sdk/python/engram_memory/client.py', 'utf8');
 
   it('names only methods the JS and Python clients define', () => {

@@ -47,6 +47,8 @@ export const SDK_CALLS: Record<string, SdkCall> = {
     'create_context',
     `${d(context)}, token_limit=1_000_000`,
   ),
+  listContexts: call('listContexts', `{ limit: 50 }`, 'list_contexts', `limit=50`),
+  whoAmI: call('whoAmI', '', 'who_am_i', ''),
   getContext: call('getContext', s(context), 'get_context', d(context)),
   updateContext: call(
     'updateContext',
@@ -62,6 +64,13 @@ export const SDK_CALLS: Record<string, SdkCall> = {
     `"agent", "support-bot"`,
   ),
   getPrincipal: call('getPrincipal', s(principal), 'get_principal', d(principal)),
+  listPrincipals: call('listPrincipals', `{ kind: 'agent' }`, 'list_principals', `kind="agent"`),
+  listKeys: call(
+    'listKeys',
+    `{ contextId: ${s(context)} }`,
+    'list_keys',
+    `context_id=${d(context)}`,
+  ),
   createKey: call(
     'createKey',
     `{\n  principal_id: ${s(principal)},\n  context_id: ${s(context)},\n  grants: { 'memory:read': ['*'], 'memory:write': ['team:eng'] },\n}`,
@@ -125,6 +134,15 @@ export const SDK_CALLS: Record<string, SdkCall> = {
   ),
   getFact: call('getFact', s(fact), 'get_fact', d(fact)),
   deleteFact: call('forget', s(fact), 'forget', d(fact)),
+  updateFact: call(
+    'updateFact',
+    `${s(fact)}, { content: 'Alice leads the Platform team in Munich' }`,
+    'update_fact',
+    `${d(fact)}, "Alice leads the Platform team in Munich"`,
+  ),
+  getFactHistory: call('factHistory', s(fact), 'fact_history', d(fact)),
+  listEntities: call('listEntities', `{ prefix: 'ali' }`, 'list_entities', `prefix="ali"`),
+  getEntity: call('getEntity', `'alice'`, 'get_entity', `"alice"`),
   queryMemory: call(
     'recall',
     `'where is the Platform team', { mode: 'hybrid_graph', k: 5 }`,

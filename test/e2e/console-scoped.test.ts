@@ -98,6 +98,18 @@ describe('a key scoped to team:eng in the console', () => {
     });
   });
 
+  it('sign-in: whoami shows its team:eng grants and no other team', async () => {
+    await withConsole(base, '/console', null, async (page) => {
+      await page.getByLabel('API key').fill(seed.engKey);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect
+        .poll(() => page.locator('#key-facts').textContent(), { timeout: 15_000 })
+        .toContain('team:eng');
+      expect(await page.locator('#key-facts').textContent()).not.toContain('team:sales');
+      await expectNoSales(page);
+    });
+  });
+
   it('management views refuse an agent key before asking the API anything', async () => {
     for (const path of ['/console/contexts', '/console/keys', '/console/migrations']) {
       await withConsole(base, path, eng(), async (page) => {

@@ -172,8 +172,31 @@ describe('console views: what each one does', () => {
     });
   });
 
-  it('contexts: usage, schema and migration state; create one; export as NDJSON', async () => {
+  it('contexts: listed by the API, with usage, schema and migration state; create one; export as NDJSON', async () => {
+    // Made outside the console: only GET /api/v1/contexts can tell the view it exists.
+    const elsewhere = `${seed.contextId}-listed`;
+    const made = await fetch(`${base}/api/v1/contexts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${root}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ id: elsewhere }),
+    });
+    expect(made.status).toBe(201);
     await withConsole(base, '/console/contexts', asRoot(), async (page) => {
+      const listed = page.locator(`#context-rows tr[data-context-id="${elsewhere}"]`);
+      await expect
+        .poll(() => page.locator('#context-rows tr').count(), { timeout: 15_000 })
+        .toBeGreaterThan(1);
+      // Page on until it shows up (ids in order; other suites' Contexts come first).
+      for (let i = 0; i < 50 && (await listed.count()) === 0; i++) {
+        const more = page.locator('#more-contexts');
+        expect(await more.isVisible(), 'the Context is on no page').toBe(true);
+        const before = await page.locator('#context-rows tr').count();
+        await more.click();
+        await expect
+          .poll(() => page.locator('#context-rows tr').count(), { timeout: 15_000 })
+          .toBeGreaterThan(before);
+      }
+      expect(await listed.textContent()).toMatch(/0 facts · 0 chunks/);
       const row = page.locator(`#context-rows tr[data-context-id="${seed.contextId}"]`);
       await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(1);
       expect(await row.textContent()).toMatch(/\d+ facts · \d+ chunks/);
@@ -220,6 +243,24 @@ describe('console views: what each one does', () => {
       const body = (await res.json()) as { facts: { scopes: string[] }[] };
       expect(body.facts.length).toBeGreaterThan(0);
       expect(body.facts.every((f) => f.scopes.includes('team:eng'))).toBe(true);
+      // The keys list (GET /api/v1/keys) shows the new key by its prefix, never its secret,
+      // and the principals list the principal it belongs to.
+      const rows = page.locator('#key-rows');
+      await expect.poll(() => rows.innerText(), { timeout: 15_000 }).toContain(key.slice(0, 14));
+      expect(await rows.innerText()).not.toContain(key);
+      expect(await rows.innerText()).toContain('read team:eng');
+      expect(await page.locator('#principal-rows').innerText()).toContain(
+        `${seed.contextId}-reader`,
+      );
+      // Revoked from its row: the key stops working.
+      page.on('dialog', (d) => void d.accept());
+      const row = page.locator('#key-rows tr', { hasText: key.slice(0, 14) });
+      await row.getByRole('button', { name: /Revoke/ }).click();
+      await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(0);
+      const after = await fetch(`${base}/api/v1/${seed.contextId}/facts`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      expect(after.status).toBe(401);
     });
   });
 

@@ -29,6 +29,10 @@ describe('memory console: the first visit', () => {
       const overview = (await body.textContent()) ?? '';
       expect(overview).toMatch(/Facts\s*\d+/);
       expect(await page.locator('#console-who').textContent()).toContain('management key');
+      // What the key may do, as GET /api/v1/whoami told the sign-in.
+      const facts = (await page.locator('#key-facts').textContent()) ?? '';
+      expect(facts).toContain('every Context (root management key)');
+      expect(facts).toMatch(/May read\s*\*/);
       expect(await page.evaluate(() => sessionStorage.getItem('engram.console.key'))).toBe(root);
       expect(await page.evaluate(() => document.cookie)).toBe('');
       expect(page.url()).not.toContain(root);
@@ -46,6 +50,25 @@ describe('memory console: the first visit', () => {
     } finally {
       await close();
     }
+  });
+
+  it('signs an agent key in without a Context id: whoami names its Context and grants', async () => {
+    await withConsole(base, '/console', null, async (page) => {
+      await page.getByLabel('API key').fill(seed.engKey);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      const body = page.locator('#overview-body');
+      await expect.poll(() => body.textContent(), { timeout: 15_000 }).toContain(seed.contextId);
+      const facts = (await page.locator('#key-facts').textContent()) ?? '';
+      expect(facts).toContain('(agent)');
+      expect(facts).toMatch(/May read\s*team:eng/);
+      expect(facts).not.toContain('every Context');
+      expect(await page.locator('#console-who').textContent()).toContain(
+        `agent key (${seed.contextId}-eng-bot) · ${seed.contextId}`,
+      );
+      expect(await page.evaluate(() => sessionStorage.getItem('engram.console.context'))).toBe(
+        seed.contextId,
+      );
+    });
   });
 
   it('refuses a wrong key and keeps nothing', async () => {
@@ -118,7 +141,13 @@ describe('memory console: the first visit', () => {
       expect(await page.locator('#why-top').textContent()).toBe(topText);
       const reasons = (await page.locator('#why-reasons').textContent()) ?? '';
       expect(reasons).toMatch(/in hybrid_graph/);
-      expect(reasons).toMatch(/bm25 arm \(words\): (rank \d+|not in its list)/);
+      // The server's own account of the score (explain: true): each arm's part and their sum.
+      expect(reasons).toMatch(
+        /bm25 arm \(words\): (rank \d+|not in its list), adds \d\.\d{3} \(weight \d\.\d\d\)/,
+      );
+      expect(reasons).toMatch(/vector arm \(meaning\): .*adds \d\.\d{3}/);
+      expect(reasons).toMatch(/Fused score \d\.\d{3} \(the sum of the arms\)/);
+      expect(await graphColumn.textContent()).toMatch(/fused \d\.\d{3} = bm25 \+\d\.\d{3}/);
       expect(reasons).toMatch(/Other modes: bm25 /);
       expect(reasons).toMatch(/POST \/context/);
       expect(topId).not.toBeNull();

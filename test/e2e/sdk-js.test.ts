@@ -95,6 +95,41 @@ describe('TypeScript SDK against a real local server', () => {
     expect(done.status).toBe('ready');
   }, 90_000);
 
+  it('reads who it is, lists, edits a fact into a new version, browses entities, explains a query', async () => {
+    const who = await memory.whoAmI();
+    expect(who).toMatchObject({ context_id: CONTEXT, root: false });
+    expect(who.grants['memory:read']).toEqual(['team:a']);
+    expect((await admin.whoAmI()).root).toBe(true);
+    const contexts = await admin.listContexts({ limit: 100 });
+    expect(contexts).toHaveProperty('next_cursor');
+    const keys = await admin.listKeys({ contextId: CONTEXT });
+    expect(keys.keys.length).toBeGreaterThan(0);
+    expect(JSON.stringify(keys)).not.toContain(agentKey);
+    expect((await admin.listPrincipals({ kind: 'agent' })).principals.length).toBeGreaterThan(0);
+    await expect(memory.listKeys()).rejects.toBeInstanceOf(ScopeError);
+
+    const { facts } = await memory.remember('Mira runs the Oslo office.', { scopes: ['team:a'] });
+    const oldId = facts[0]?.id ?? '';
+    const edited = await memory.updateFact(oldId, { content: 'Mira runs the Bergen office.' });
+    expect(edited.replaces).toBe(oldId);
+    const history = await memory.factHistory(edited.fact.id);
+    expect(history.versions.map((v) => v.id)).toEqual([oldId, edited.fact.id]);
+    const entities = await memory.listEntities({ prefix: 'mi' });
+    expect(entities.entities.map((e) => e.name)).toContain('mira');
+    const mira = await memory.getEntity('Mira');
+    expect(mira.items.map((i) => i.id)).toContain(edited.fact.id);
+    await expect(memory.getEntity('nobody-here')).rejects.toBeInstanceOf(NotFoundError);
+
+    const explained = await memory.recall('who runs Bergen?', {
+      mode: 'hybrid',
+      k: 1,
+      explain: true,
+    });
+    expect(Object.keys(explained.results[0]?.explain?.arms ?? {})).toContain('bm25');
+    const plain = await memory.recall('who runs Bergen?', { mode: 'hybrid', k: 1 });
+    expect(plain.results[0]).not.toHaveProperty('explain');
+  });
+
   it('is a ten-line quick start', async () => {
     const client = new MemoryClient({ baseUrl, apiKey: agentKey, contextId: CONTEXT });
     await client.remember('Alice prefers answers in German.', { scopes: ['team:a/user:alice'] });

@@ -29,7 +29,6 @@ export async function withConsole(
         sessionStorage.setItem('engram.console.key', s.key);
         if (s.contextId !== null) {
           sessionStorage.setItem('engram.console.context', s.contextId);
-          sessionStorage.setItem('engram.console.contexts', JSON.stringify([s.contextId]));
         }
       }, session);
     }

@@ -36,32 +36,6 @@ interface Written {
   facts: { id: string }[];
 }
 
-/** The MCP `update_fact` tool: the only way to write a second version of a fact by hand. */
-async function updateFact(base: string, key: string, args: Record<string, unknown>) {
-  const res = await fetch(`${base}/mcp`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${key}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: 'update_fact', arguments: args },
-    }),
-  });
-  const body = (await res.json()) as {
-    result?: { isError?: boolean; structuredContent?: { fact: { id: string } } };
-  };
-  const id = body.result?.structuredContent?.fact.id;
-  if (!res.ok || body.result?.isError || id === undefined) {
-    throw new Error(`update_fact: ${res.status} ${JSON.stringify(body)}`);
-  }
-  return id;
-}
-
 export async function seedConsole(
   base: string,
   rootKey: string,
@@ -77,11 +51,11 @@ export async function seedConsole(
   await fact('The Platform team keeps billing data in Postgres', 'team:eng');
   await fact('Carol closed the Initech deal in Paris for the Sales team', 'team:sales');
   await fact('Initech renews its Zanzibar contract every January', 'team:sales');
-  const aliceId = await updateFact(base, rootKey, {
-    context_id: contextId,
-    id: aliceOldId,
+  // A second version of Alice's fact: PATCH supersedes the first, which stays as history.
+  const edited = (await send(base, rootKey, 'PATCH', `${ctx}/facts/${aliceOldId}`, {
     content: 'Alice leads the Platform team in Munich',
-  });
+  })) as { fact: { id: string } };
+  const aliceId = edited.fact.id;
   for (const [id, scope, line] of [
     ['standup-eng', 'team:eng', 'Bob: the Friday deploy of the Platform services went fine'],
     ['call-sales', 'team:sales', 'Carol: Initech wants the Zanzibar discount again'],

@@ -1,6 +1,6 @@
 import type { CompleteRequest, CompleteResult } from '@modelcontextprotocol/sdk/types.js';
 import { MemoryError } from '../errors.ts';
-import { listEntities } from '../operations/fact-versions.ts';
+import { listEntities } from '../operations/entities.ts';
 import { listSessions } from '../operations/sessions.ts';
 import type { ToolContext } from './tool.ts';
 

@@ -4,6 +4,8 @@ import { cachedContextBlock } from './cached-context-block.ts';
 import { consolidate } from './consolidate.ts';
 import type { OperationDeps } from './deps.ts';
 import { deleteDocument, getDocument, listDocuments } from './documents.ts';
+import { getEntity, listEntities } from './entities.ts';
+import { factHistory, updateFact } from './fact-versions.ts';
 import { deleteFact, getFact, listFacts } from './facts.ts';
 import type { StoredResponse } from './idempotency.ts';
 import { budgetOf, type BudgetState } from './model-usage.ts';
@@ -50,6 +52,10 @@ export const CONTEXT_OPERATIONS = {
   getFact,
   listFacts,
   deleteFact,
+  factHistory,
+  updateFact,
+  listEntities,
+  getEntity,
   query,
   createSession,
   listSessions,

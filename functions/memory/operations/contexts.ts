@@ -1,12 +1,12 @@
 import { assertContextAccess, assertManagement, assertRootManagement } from '../auth/guards.ts';
 import type { AuthContext } from '../auth/principal.ts';
-import { uploadLimit } from '../documents/upload-limit.ts';
 import { recordPurge } from '../jobs/context-purge.ts';
 import { failure, MemoryError } from '../errors.ts';
 import type { StoreUsage } from '../store/types.ts';
-import { backupSettingOf, saveBackupSetting, type BackupSetting } from './backup-schedule.ts';
+import { saveBackupSetting, type BackupSetting } from './backup-schedule.ts';
 import type { ContextRow } from './context-row.ts';
 import type { OperationDeps } from './deps.ts';
+import { contextSummary, type ContextSummary } from './list-contexts.ts';
 import { forgetContextObject, refreshContextObject } from './notify-objects.ts';
 
 export const CONTEXT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
@@ -15,18 +15,7 @@ const NAMESPACE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 export type { ContextRow } from './context-row.ts';
 
-export interface ContextView {
-  id: string;
-  schema_version: number;
-  enforcement_blocked: boolean;
-  token_limit: number | null;
-  namespace: string | null;
-  /** The effective per-file upload limit: the Context's own, else the deployment default. */
-  max_upload_bytes: number;
-  /** Scheduled backups to R2, or null when off. */
-  backup: BackupSetting | null;
-  created_at: string;
-  updated_at: string;
+export interface ContextView extends ContextSummary {
   usage: StoreUsage & { llm_tokens: number };
 }
 
@@ -86,18 +75,7 @@ async function view(deps: OperationDeps, row: ContextRow): Promise<ContextView> 
   const store = deps.store(row.id);
   // Model tokens are counted by the Context's own object (operations/model-usage.ts).
   const [usage, llmTokens] = await Promise.all([store.usage(), store.modelTokensUsed()]);
-  return {
-    id: row.id,
-    schema_version: row.schema_version,
-    enforcement_blocked: row.enforcement_blocked === 1,
-    token_limit: row.token_limit,
-    namespace: row.namespace,
-    max_upload_bytes: uploadLimit(row, deps.env.MAX_UPLOAD_BYTES),
-    backup: backupSettingOf(row),
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    usage: { ...usage, llm_tokens: llmTokens },
-  };
+  return { ...contextSummary(deps, row), usage: { ...usage, llm_tokens: llmTokens } };
 }
 
 /**

@@ -46,6 +46,16 @@ export async function updateFact(
   const scopes = input.scopes ?? old.scopes;
   const metadata = input.metadata ?? old.metadata;
   checkWriteScopes(auth, [{ content: input.content, scopes, metadata, sessionId: old.session_id }]);
+  // The store closes the old version only when the new one keeps all its scopes (validity.ts
+  // `mayClose`: its readers must see what replaced it); asked after the write, it would leave the
+  // new version stored beside a refusal. Asked here, a refusal stores nothing.
+  const dropped = old.scopes.filter((scope) => !scopes.includes(scope));
+  if (dropped.length > 0) {
+    throw failure(
+      'unprocessable',
+      `scopes: a new version keeps every scope of the one it replaces, so that whoever read it reads the new one; missing: ${dropped.join(', ')}. Add scopes, or write a new fact and forget this one`,
+    );
+  }
   const context = await requireContext(deps, auth, input.contextId);
   assertNotBlocked(context);
   const store = deps.store(input.contextId);
@@ -84,41 +94,4 @@ export async function factHistory(
   const lens = lensFromGrant(auth.key.grants['memory:read']);
   const versions = unwrap(await deps.store(input.contextId).itemHistory(input.id, lens));
   return { id: input.id, versions: versions.filter((v) => lensMatches(lens, v.scopes)) };
-}
-
-function encodeCursor(after: number): string {
-  return btoa(`e${after}`).replace(/=+$/, '');
-}
-
-function decodeCursor(cursor: string): number {
-  try {
-    const text = atob(cursor);
-    const n = Number.parseInt(text.slice(1), 10);
-    if (text.startsWith('e') && Number.isSafeInteger(n) && n >= 0) return n;
-  } catch {
-    // reported below
-  }
-  throw failure('validation-error', 'cursor: not a cursor returned by this operation');
-}
-
-/** Entities mentioned by current facts the key may read, in first-seen order, with a cursor. */
-export async function listEntities(
-  deps: OperationDeps,
-  auth: AuthContext,
-  input: { contextId: string; prefix: string | null; limit: number; cursor: string | null },
-): Promise<{
-  entities: Array<{ name: string; display: string; items: number }>;
-  next_cursor: string | null;
-}> {
-  await requireContext(deps, auth, input.contextId);
-  const page = await deps.store(input.contextId).entityPage({
-    lens: lensFromGrant(auth.key.grants['memory:read']),
-    after: input.cursor === null ? 0 : decodeCursor(input.cursor),
-    limit: input.limit,
-    prefix: input.prefix,
-  });
-  return {
-    entities: page.entities,
-    next_cursor: page.next === null ? null : encodeCursor(page.next),
-  };
 }

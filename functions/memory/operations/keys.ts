@@ -113,7 +113,8 @@ export async function createKey(
   return { ...view, key: secret };
 }
 
-interface KeyRow {
+/** A key with its principal's kind, as `KEY_VIEW_SELECT` reads it (never its hash). */
+export interface KeyViewRow {
   id: string;
   principal_id: string;
   context_id: string | null;
@@ -125,17 +126,26 @@ interface KeyRow {
   revoked_at: string | null;
 }
 
+/** The columns of a `KeyView`, with the principal's kind; callers add WHERE and ORDER BY. */
+export const KEY_VIEW_SELECT = `SELECT k.id, k.principal_id, k.context_id, p.kind, k.prefix, k.grants,
+       k.scope_floor, k.created_at, k.revoked_at
+  FROM api_keys k JOIN principals p ON p.id = k.principal_id`;
+
+export function keyViewOf(row: KeyViewRow): KeyView {
+  return { ...row, grants: JSON.parse(row.grants) as Grants };
+}
+
 /** A key the caller may manage; a key of another Context reads as absent (no existence oracle). */
-async function manageableKey(deps: OperationDeps, auth: AuthContext, id: string): Promise<KeyRow> {
+async function manageableKey(
+  deps: OperationDeps,
+  auth: AuthContext,
+  id: string,
+): Promise<KeyViewRow> {
   assertManagement(auth);
   const row = await deps.db
-    .prepare(
-      `SELECT k.id, k.principal_id, k.context_id, p.kind, k.prefix, k.grants, k.scope_floor,
-              k.created_at, k.revoked_at
-         FROM api_keys k JOIN principals p ON p.id = k.principal_id WHERE k.id = ?`,
-    )
+    .prepare(`${KEY_VIEW_SELECT} WHERE k.id = ?`)
     .bind(id)
-    .first<KeyRow>();
+    .first<KeyViewRow>();
   if (!row || (auth.key.contextId !== null && auth.key.contextId !== row.context_id))
     throw failure('not-found', `key ${id} does not exist`);
   return row;
@@ -180,15 +190,5 @@ export async function updateKey(
     .bind(JSON.stringify(grants), floor, id)
     .run();
   await forgetKeysEverywhere(deps, [id]);
-  return {
-    id: row.id,
-    principal_id: row.principal_id,
-    context_id: row.context_id,
-    kind: row.kind,
-    prefix: row.prefix,
-    grants,
-    scope_floor: floor,
-    created_at: row.created_at,
-    revoked_at: row.revoked_at,
-  };
+  return { ...keyViewOf(row), grants, scope_floor: floor };
 }

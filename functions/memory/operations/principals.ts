@@ -21,7 +21,12 @@ export interface CreatePrincipalInput {
   external_id?: string | undefined;
 }
 
-const COLUMNS = 'p.id, p.kind, p.display_name, p.external_id, p.owner_context_id, p.created_at';
+export const PRINCIPAL_COLUMNS =
+  'p.id, p.kind, p.display_name, p.external_id, p.owner_context_id, p.created_at';
+
+/** The tenancy rule of a key bound to Context `?2`: principals it owns or that hold a key in it. */
+export const VISIBLE_TO_TENANT = `(p.owner_context_id = ?2
+   OR EXISTS (SELECT 1 FROM api_keys k WHERE k.principal_id = p.id AND k.context_id = ?2))`;
 
 /**
  * The principals a management key may see: every one for a root key; for a key bound to
@@ -36,16 +41,14 @@ export async function findVisiblePrincipal(
   const tenant = auth.key.contextId;
   if (tenant === null) {
     return deps.db
-      .prepare(`SELECT ${COLUMNS} FROM principals p WHERE p.id = ?`)
+      .prepare(`SELECT ${PRINCIPAL_COLUMNS} FROM principals p WHERE p.id = ?`)
       .bind(id)
       .first<PrincipalView>();
   }
   return deps.db
     .prepare(
-      `SELECT ${COLUMNS} FROM principals p
-        WHERE p.id = ?1
-          AND (p.owner_context_id = ?2
-               OR EXISTS (SELECT 1 FROM api_keys k WHERE k.principal_id = p.id AND k.context_id = ?2))`,
+      `SELECT ${PRINCIPAL_COLUMNS} FROM principals p
+        WHERE p.id = ?1 AND ${VISIBLE_TO_TENANT}`,
     )
     .bind(id, tenant)
     .first<PrincipalView>();
@@ -59,7 +62,7 @@ async function findByExternalId(
 ): Promise<PrincipalView | null> {
   return deps.db
     .prepare(
-      `SELECT ${COLUMNS} FROM principals p
+      `SELECT ${PRINCIPAL_COLUMNS} FROM principals p
         WHERE p.external_id = ? AND COALESCE(p.owner_context_id, '') = ?`,
     )
     .bind(externalId, owner ?? '')

@@ -34,6 +34,8 @@ export interface QueryInput {
   neighbours?: number | undefined;
   /** ISO 8601 instant relative periods in the query are resolved against (default: now). */
   asOf?: string | undefined;
+  /** Also return each arm's part in each hit's score (absent: the answer is as it always was). */
+  explain?: boolean | undefined;
 }
 
 // A type alias, not an interface: MCP tool outputs must be assignable to Record<string, unknown>.
@@ -67,6 +69,7 @@ export async function query(
     ...(input.includeSuperseded ? { includeSuperseded: true } : {}),
     ...(input.neighbours ? { neighbours: input.neighbours } : {}),
     ...(input.asOf ? { asOf: input.asOf } : {}),
+    ...(input.explain ? { explain: true } : {}),
   });
   if (planned.staleVectors === 0 || planned.mode === input.mode) {
     return { mode: planned.mode, results: planned.hits };

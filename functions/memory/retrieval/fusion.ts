@@ -10,7 +10,8 @@ import { SIF_MODEL_ID } from './sif-embeddings.ts';
  * a small weight; a neural model sees paraphrases bm25 cannot and gets a real share.
  */
 
-export type Arm = 'bm25' | 'prf' | 'synonym' | 'vector' | 'graph' | 'soft';
+export const ARMS = ['bm25', 'prf', 'synonym', 'vector', 'graph', 'soft'] as const;
+export type Arm = (typeof ARMS)[number];
 
 export interface FusionWeights {
   bm25: number;

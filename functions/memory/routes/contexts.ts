@@ -3,6 +3,7 @@ import { principalOf } from '../auth/guards.ts';
 import { MAX_CONTEXT_UPLOAD_BYTES } from '../documents/upload-limit.ts';
 import { reservedContextIds } from '../middleware/data-plane.ts';
 import { createContext, deleteContext, getContext, updateContext } from '../operations/contexts.ts';
+import { listContexts } from '../operations/list-contexts.ts';
 import { BackupSettingSchema } from './backup-setting.ts';
 import type { RouteModule } from './registry.ts';
 import {
@@ -11,10 +12,11 @@ import {
   jsonBody,
   jsonResponse,
   notFound,
+  PageQuery,
   unprocessable,
 } from './schemas.ts';
 
-const ContextSchema = z
+const ContextSummarySchema = z
   .object({
     id: z.string(),
     schema_version: z.number().int(),
@@ -29,16 +31,19 @@ const ContextSchema = z
     backup: BackupSettingSchema.nullable(),
     created_at: z.string(),
     updated_at: z.string(),
-    usage: z.object({
-      facts: z.number().int(),
-      chunks: z.number().int(),
-      reflections: z.number().int(),
-      sessions: z.number().int(),
-      turns: z.number().int(),
-      llm_tokens: z.number().int(),
-    }),
   })
-  .openapi('Context');
+  .openapi('ContextSummary');
+
+const ContextSchema = ContextSummarySchema.extend({
+  usage: z.object({
+    facts: z.number().int(),
+    chunks: z.number().int(),
+    reflections: z.number().int(),
+    sessions: z.number().int(),
+    turns: z.number().int(),
+    llm_tokens: z.number().int(),
+  }),
+}).openapi('Context');
 
 const IdParam = z.object({
   id: z
@@ -75,6 +80,23 @@ const create = createRoute({
     ...commonErrors,
     ...conflict,
     ...unprocessable,
+  },
+});
+
+const list = createRoute({
+  method: 'get',
+  path: '/api/v1/contexts',
+  operationId: 'listContexts',
+  tags: ['contexts'],
+  summary:
+    'The Contexts this management key administers, by id, cursor-paginated: all for a root key, its own for a bound one',
+  request: { query: PageQuery },
+  responses: {
+    200: jsonResponse(
+      z.object({ contexts: z.array(ContextSummarySchema), next_cursor: z.string().nullable() }),
+      'A page of Contexts (usage counts: GET /contexts/{id})',
+    ),
+    ...commonErrors,
   },
 });
 
@@ -140,6 +162,14 @@ export const contextsRoutes: RouteModule = {
         201,
       ),
     );
+    app.openapi(list, async (c) => {
+      const q = c.req.valid('query');
+      const page = await listContexts(c.get('deps'), principalOf(c), {
+        cursor: q.cursor ?? null,
+        limit: q.limit,
+      });
+      return c.json(page, 200);
+    });
     app.openapi(get, async (c) =>
       c.json(await getContext(c.get('deps'), principalOf(c), c.req.valid('param').id), 200),
     );

@@ -14,6 +14,7 @@ import {
   commonErrors,
   conflict,
   ContextIdParam,
+  FactIdParam,
   FactInput,
   jsonBody,
   jsonResponse,
@@ -40,7 +41,6 @@ const IdempotencyHeader = z.object({
       },
     }),
 });
-const FactIdParam = ContextIdParam.extend({ id: z.string().min(1).max(128) });
 
 const create = createRoute({
   method: 'post',

@@ -4,7 +4,9 @@ import { consolidateRoutes } from './consolidate.ts';
 import { contextBlockRoutes } from './context-block.ts';
 import { contextsRoutes } from './contexts.ts';
 import { documentsRoutes } from './documents.ts';
+import { entitiesRoutes } from './entities.ts';
 import { exportRoutes } from './export.ts';
+import { factVersionsRoutes } from './fact-versions.ts';
 import { factsRoutes } from './facts.ts';
 import { keysRoutes } from './keys.ts';
 import { mcpRoutes } from '../mcp/route.ts';
@@ -14,6 +16,7 @@ import { queryRoutes } from './query.ts';
 import { reflectRoutes } from './reflect.ts';
 import { sessionContextRoutes } from './session-context.ts';
 import { sessionsRoutes } from './sessions.ts';
+import { whoamiRoutes } from './whoami.ts';
 
 /**
  * Every route group of the memory service, in registration order. To add a group: one import and
@@ -25,9 +28,12 @@ export const ROUTE_MODULES: readonly RouteModule[] = [
   contextsRoutes,
   principalsRoutes,
   keysRoutes,
+  whoamiRoutes,
   migrationsRoutes,
   exportRoutes,
   factsRoutes,
+  factVersionsRoutes,
+  entitiesRoutes,
   queryRoutes,
   sessionsRoutes,
   contextBlockRoutes,

@@ -2,8 +2,17 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { principalOf } from '../auth/guards.ts';
 import { PRINCIPAL_KINDS } from '../auth/principal.ts';
 import { createKey, revokeKey, updateKey } from '../operations/keys.ts';
+import { listKeys } from '../operations/list-keys.ts';
 import type { RouteModule } from './registry.ts';
-import { commonErrors, conflict, jsonBody, jsonResponse, notFound, ScopePath } from './schemas.ts';
+import {
+  commonErrors,
+  conflict,
+  jsonBody,
+  jsonResponse,
+  notFound,
+  PageQuery,
+  ScopePath,
+} from './schemas.ts';
 
 const GrantPaths = z.array(ScopePath).max(64);
 const GrantsSchema = z.object({
@@ -64,6 +73,42 @@ const create = createRoute({
   },
 });
 
+const list = createRoute({
+  method: 'get',
+  path: '/api/v1/keys',
+  operationId: 'listKeys',
+  tags: ['keys'],
+  summary:
+    'Keys this management key manages, by id, without secrets: all for a root key, its Context’s for a bound one',
+  request: {
+    query: PageQuery.extend({
+      context_id: z
+        .string()
+        .min(1)
+        .max(128)
+        .optional()
+        .openapi({ description: 'Only keys bound to this Context' }),
+      principal_id: z
+        .string()
+        .min(1)
+        .max(128)
+        .optional()
+        .openapi({ description: 'Only keys of this principal' }),
+      include_revoked: z
+        .enum(['true', 'false'])
+        .optional()
+        .openapi({ description: 'true: also list revoked keys' }),
+    }),
+  },
+  responses: {
+    200: jsonResponse(
+      z.object({ keys: z.array(KeySchema), next_cursor: z.string().nullable() }),
+      'A page of keys',
+    ),
+    ...commonErrors,
+  },
+});
+
 const revoke = createRoute({
   method: 'delete',
   path: '/api/v1/keys/{id}',
@@ -108,6 +153,17 @@ export const keysRoutes: RouteModule = {
     app.openapi(create, async (c) =>
       c.json(await createKey(c.get('deps'), principalOf(c), c.req.valid('json')), 201),
     );
+    app.openapi(list, async (c) => {
+      const q = c.req.valid('query');
+      const page = await listKeys(c.get('deps'), principalOf(c), {
+        cursor: q.cursor ?? null,
+        limit: q.limit,
+        contextId: q.context_id ?? null,
+        principalId: q.principal_id ?? null,
+        includeRevoked: q.include_revoked === 'true',
+      });
+      return c.json(page, 200);
+    });
     app.openapi(update, async (c) =>
       c.json(
         await updateKey(

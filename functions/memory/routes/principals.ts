@@ -1,9 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { principalOf } from '../auth/guards.ts';
 import { PRINCIPAL_KINDS } from '../auth/principal.ts';
+import { listPrincipals } from '../operations/list-principals.ts';
 import { createPrincipal, deletePrincipal, getPrincipal } from '../operations/principals.ts';
 import type { RouteModule } from './registry.ts';
-import { commonErrors, conflict, jsonBody, jsonResponse, notFound } from './schemas.ts';
+import { commonErrors, conflict, jsonBody, jsonResponse, notFound, PageQuery } from './schemas.ts';
 
 const PrincipalSchema = z
   .object({
@@ -43,6 +44,23 @@ const create = createRoute({
   },
 });
 
+const list = createRoute({
+  method: 'get',
+  path: '/api/v1/principals',
+  operationId: 'listPrincipals',
+  tags: ['principals'],
+  summary:
+    'Principals of the caller’s tenant, by id, cursor-paginated: all for a root key (management key)',
+  request: { query: PageQuery.extend({ kind: z.enum(PRINCIPAL_KINDS).optional() }) },
+  responses: {
+    200: jsonResponse(
+      z.object({ principals: z.array(PrincipalSchema), next_cursor: z.string().nullable() }),
+      'A page of principals',
+    ),
+    ...commonErrors,
+  },
+});
+
 const get = createRoute({
   method: 'get',
   path: '/api/v1/principals/{id}',
@@ -74,6 +92,15 @@ export const principalsRoutes: RouteModule = {
         c.req.valid('json'),
       );
       return created ? c.json(principal, 201) : c.json(principal, 200);
+    });
+    app.openapi(list, async (c) => {
+      const q = c.req.valid('query');
+      const page = await listPrincipals(c.get('deps'), principalOf(c), {
+        cursor: q.cursor ?? null,
+        limit: q.limit,
+        kind: q.kind ?? null,
+      });
+      return c.json(page, 200);
     });
     app.openapi(get, async (c) =>
       c.json(await getPrincipal(c.get('deps'), principalOf(c), c.req.valid('param').id), 200),

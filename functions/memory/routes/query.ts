@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { DEFAULT_K, DEFAULT_MODE, MAX_K, MAX_NEIGHBOURS } from '../operations/query.ts';
+import { ARMS } from '../retrieval/fusion.ts';
 import { ITEM_KINDS } from '../store/types.ts';
 import { perform } from './in-context.ts';
 import type { RouteModule } from './registry.ts';
@@ -24,6 +25,35 @@ const NeighbourTurn = z
   })
   .openapi('NeighbourTurn');
 
+const ArmShare = z
+  .object({
+    rank: Rank.openapi({ description: '1-based rank in the arm’s list; null when not listed' }),
+    score: z
+      .number()
+      .nullable()
+      .openapi({ description: 'The arm’s own score (bm25, cosine, PageRank...)' }),
+    weight: z
+      .number()
+      .openapi({ description: 'The arm’s weight over the sum of the arms that took part' }),
+    contribution: z
+      .number()
+      .openapi({ description: 'weight x the score min-max normalised in the arm’s list' }),
+  })
+  .openapi('ArmShare');
+
+const Explanation = z
+  .object({
+    arms: z.partialRecord(z.enum(ARMS), ArmShare).openapi({
+      description:
+        'The arms that took part: bm25, prf (feedback terms), synonym, vector, soft (word-by-word soft match), graph (personalised PageRank); one arm in bm25 and vector modes',
+    }),
+    fused: z.number().openapi({
+      description:
+        'The sum of the contributions; `score` differs by what came after fusion (content prior, answer type, neighbour and session scores, repeats damped)',
+    }),
+  })
+  .openapi('Explanation');
+
 const QueryResult = z
   .object({
     id: z.string(),
@@ -44,6 +74,9 @@ const QueryResult = z
     ranks: z.object({ bm25: Rank, vector: Rank, graph: Rank.optional() }).optional().openapi({
       description:
         'hybrid and hybrid_graph: the 1-based rank of the item in each fused list (null when absent)',
+    }),
+    explain: Explanation.optional().openapi({
+      description: 'Only when the request sets explain: each arm’s part in the score',
     }),
     neighbours: z.array(NeighbourTurn).optional().openapi({
       description:
@@ -81,6 +114,10 @@ const route = createRoute({
             description:
               'The moment the question is asked from (default: now). Relative periods in the query ("last year", "yesterday", "two weeks ago") are resolved against it and matched to the dates facts were said or are about.',
           }),
+        explain: z.boolean().optional().openapi({
+          description:
+            'true: each result also carries `explain`, what every arm contributed to its score (absent or false: the answer is unchanged)',
+        }),
         neighbours: Window.openapi({
           description: `Also return up to this many turns before and after each hit in its session (0-${MAX_NEIGHBOURS}): a question and its answer sit in adjacent turns. Neighbours pass the same lens, kinds and supersession filter as the hits.`,
         }),
@@ -120,6 +157,7 @@ export const queryRoutes: RouteModule = {
         includeSuperseded: body.include_superseded,
         neighbours: body.neighbours,
         asOf: body.as_of,
+        explain: body.explain,
       });
       return c.json(result, 200);
     });

@@ -45,6 +45,17 @@ export const notFound = { 404: problem('not-found or context-not-found') } as co
 export const conflict = { 409: problem('conflict') } as const;
 export const unprocessable = { 422: problem('unprocessable') } as const;
 
+/** `?cursor&limit` of the control-plane lists (Contexts, keys, principals). */
+export const PageQuery = z.object({
+  cursor: z
+    .string()
+    .min(1)
+    .max(300)
+    .optional()
+    .openapi({ description: 'next_cursor of the previous page' }),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+});
+
 export const ScopePath = z.string().min(1).max(256).openapi({ example: 'team:eng/user:alice' });
 
 export const Lens = z
@@ -70,6 +81,9 @@ export const ContextIdParam = z.object({
     .max(128)
     .openapi({ param: { name: 'context_id', in: 'path' }, example: 'acme-support' }),
 });
+
+/** `/{context_id}/facts/{id}`: a fact (or any memory item) by id. */
+export const FactIdParam = ContextIdParam.extend({ id: z.string().min(1).max(128) });
 
 export const MemoryItem = z
   .object({

@@ -1,5 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
-import { entityPage, itemHistory, type EntitySummary } from './memory-browse.ts';
+import { entityDetail, entityPage, itemHistory, type EntitySummary } from './memory-browse.ts';
 import { fail, ok, type Result } from '../errors.ts';
 import {
   beginIdempotent,
@@ -177,6 +177,18 @@ export class ContextCore extends DurableObject<Env> {
     prefix: string | null;
   }): Promise<{ entities: EntitySummary[]; next: number | null }> {
     return entityPage(this.sql, input);
+  }
+
+  /** One entity with the current items inside the lens that mention it (memory-browse.ts). */
+  async entityDetail(input: {
+    lens: string[][];
+    name: string;
+    limit: number;
+  }): Promise<Result<{ entity: EntitySummary; items: ItemRecord[] }>> {
+    const found = entityDetail(this.sql, input);
+    return found
+      ? ok(found)
+      : fail({ kind: 'not-found', detail: `no entity "${input.name}" in this Context` });
   }
 
   /** Deletes an item from the table and every index in one transaction. */

@@ -7,7 +7,8 @@ import { withSupersession } from './validity.ts';
 
 /**
  * Read-only walks over what the write paths record: a fact's version chain (V4 `item_links`)
- * and the entity names linked to items. Used by the MCP tools and resources that browse memory.
+ * and the entity names linked to items. Used by the REST routes, MCP tools and resources that
+ * browse memory.
  */
 
 /** Relations that make `from_id` a newer version of `to_id`. */
@@ -100,16 +101,45 @@ export function entityPage(
   const entities: EntitySummary[] = [];
   for (const row of rows) {
     if (entities.length === input.limit) return { entities, next: row.id - 1 };
-    const items = sql
-      .exec<ItemRow>(
-        `SELECT items.* FROM item_entities JOIN items ON items.seq = item_entities.item_seq
-          WHERE item_entities.entity_id = ?`,
-        row.id,
-      )
-      .toArray()
-      .map(toRecord)
-      .filter((item) => !item.valid_until && lensMatches(input.lens, item.scopes)).length;
+    const items = currentItemsOf(sql, row.id, input.lens).length;
     if (items > 0) entities.push({ name: row.name, display: row.display, items });
   }
   return { entities, next: null };
+}
+
+/** Current items inside the lens that mention entity `id`, oldest first. */
+function currentItemsOf(sql: SqlStorage, id: number, lens: string[][]): ItemRecord[] {
+  return sql
+    .exec<ItemRow>(
+      `SELECT items.* FROM item_entities JOIN items ON items.seq = item_entities.item_seq
+        WHERE item_entities.entity_id = ? ORDER BY items.seq`,
+      id,
+    )
+    .toArray()
+    .map(toRecord)
+    .filter((item) => !item.valid_until && lensMatches(lens, item.scopes));
+}
+
+/**
+ * One entity by name (case-insensitive) with the first `limit` current items inside the lens that
+ * mention it, or null. An entity that only items outside the lens mention is null too: it is
+ * absent to this reader, as it is from `entityPage`.
+ */
+export function entityDetail(
+  sql: SqlStorage,
+  input: { lens: string[][]; name: string; limit: number },
+): { entity: EntitySummary; items: ItemRecord[] } | null {
+  const row = sql
+    .exec<{ id: number; name: string; display: string }>(
+      'SELECT id, name, display FROM entities WHERE name = ?',
+      input.name.toLowerCase(),
+    )
+    .toArray()[0];
+  if (!row) return null;
+  const items = currentItemsOf(sql, row.id, input.lens);
+  if (items.length === 0) return null;
+  return {
+    entity: { name: row.name, display: row.display, items: items.length },
+    items: items.slice(0, input.limit).map((item) => withSupersession(sql, item, input.lens)),
+  };
 }

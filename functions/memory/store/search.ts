@@ -1,4 +1,5 @@
 import { fuseScores, normalise, weightsFor, type Arm, type Scored } from '../retrieval/fusion.ts';
+import { explainFusion, explainSingleArm, type Explanation } from '../retrieval/fusion-explain.ts';
 import { answerTypeFactor, expectedAnswer, questionTypeTerm } from '../retrieval/answer-type.ts';
 import { contentPrior } from '../retrieval/content-prior.ts';
 import { gatedWeights, lexicalCoverage } from '../retrieval/lexical-gate.ts';
@@ -209,10 +210,14 @@ function softRanked(text: string, arms: { list: Scored[] }[], read: Probe): Scor
   return softMatchRanked(text, docs);
 }
 
+/** Per-item explanations, only when the request asks for them (`explain`). */
+type Explain = ((seq: number) => Explanation) | undefined;
+
 function hydrate(
   sql: SqlStorage,
   ranked: Scored[],
   ranks?: (seq: number) => SearchRanks,
+  explain?: Explain,
 ): SearchHit[] {
   // One read for every hit (k is at most 50), then the rows in ranked order.
   const rows = new Map<number, ItemRow>();
@@ -243,6 +248,7 @@ function hydrate(
     };
     if (rec.valid_until) hit.valid_until = rec.valid_until;
     if (ranks) hit.ranks = ranks(r.seq);
+    if (explain) hit.explain = explain(r.seq);
     hits.push(hit);
   }
   return hits;
@@ -260,8 +266,15 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
     // With the local model, items are re-scored by their best sentence and word by word
     // (local-vector-mode.ts); a neural model's candidates could only be re-embedded by calling it
     // again.
-    if (req.vector?.modelId !== SIF_MODEL_ID)
-      return hydrate(sql, vectorRanked(sql, cache, req, accept, k));
+    if (req.vector?.modelId !== SIF_MODEL_ID) {
+      const list = vectorRanked(sql, cache, req, accept, k);
+      return hydrate(
+        sql,
+        list,
+        undefined,
+        req.explain ? explainSingleArm('vector', list) : undefined,
+      );
+    }
     const read = probe(sql, hasConversation(sql));
     const pool = vectorRanked(sql, cache, req, accept, Math.max(k * 3, VECTOR_MODE_POOL));
     read.prefetch(pool.map((r) => r.seq));
@@ -271,7 +284,8 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
       req.vector.values,
       (seq) => read(seq)?.content ?? null,
     );
-    return hydrate(sql, ranked.slice(0, k));
+    const top = ranked.slice(0, k);
+    return hydrate(sql, top, undefined, req.explain ? explainSingleArm('vector', top) : undefined);
   }
   const conversation = hasConversation(sql);
   const read = probe(sql, conversation);
@@ -299,7 +313,8 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
     // The type of answer the question wants, as one more term (answer-type.ts answerTypeTerms).
     const want = conversation ? questionTypeTerm(expectedAnswer(req.text)) : null;
     const terms = want === null ? dates : [...dates, want];
-    return hydrate(sql, bm25Ranked(sql, lexical, terms, accept, read, k, main));
+    const list = bm25Ranked(sql, lexical, terms, accept, read, k, main);
+    return hydrate(sql, list, undefined, req.explain ? explainSingleArm('bm25', list) : undefined);
   }
   const modelId = req.vector?.modelId ?? null;
   const bm25 = bm25Ranked(sql, lexical, dates, accept, read, depth, main);
@@ -355,25 +370,33 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
     const ranked = spread(
       withPrior(conversationRanked(sql, fused, accept, read, weights), read, req.text),
     );
-    return hydrate(sql, ranked.slice(0, k), (seq) => ({
-      bm25: bm25Ranks.get(seq) ?? null,
-      vector: vectorRanks.get(seq) ?? null,
-    }));
+    return hydrate(
+      sql,
+      ranked.slice(0, k),
+      (seq) => ({ bm25: bm25Ranks.get(seq) ?? null, vector: vectorRanks.get(seq) ?? null }),
+      req.explain ? explainFusion(arms, weights) : undefined,
+    );
   }
   const first = fuseScores(arms, seedWeights);
   // Only the graph needs the question tagged: its noun phrases seed the walk.
   const query = { words, entities: questionEntities(req.text) };
   const graph = graphRanked(sql, query, first, accept, read, depth);
-  const fused = fuseScores([...arms, { arm: 'graph', list: graph }], weights);
+  const withGraph = [...arms, { arm: 'graph' as const, list: graph }];
+  const fused = fuseScores(withGraph, weights);
   const ranked = spread(
     withPrior(conversationRanked(sql, fused, accept, read, weights), read, req.text),
   );
   const graphRanks = rankMap(graph);
-  return hydrate(sql, ranked.slice(0, k), (seq) => ({
-    bm25: bm25Ranks.get(seq) ?? null,
-    vector: vectorRanks.get(seq) ?? null,
-    graph: graphRanks.get(seq) ?? null,
-  }));
+  return hydrate(
+    sql,
+    ranked.slice(0, k),
+    (seq) => ({
+      bm25: bm25Ranks.get(seq) ?? null,
+      vector: vectorRanks.get(seq) ?? null,
+      graph: graphRanks.get(seq) ?? null,
+    }),
+    req.explain ? explainFusion(withGraph, weights) : undefined,
+  );
 }
 
 export interface PlannedSearch {

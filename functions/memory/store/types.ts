@@ -1,3 +1,5 @@
+import type { Explanation } from '../retrieval/fusion-explain.ts';
+
 /**
  * Memory items: the one searchable unit. Facts (this issue), document chunks (documents issue)
  * and reflections (model-backed issue) are rows of the same table and go through the same FTS5,
@@ -77,6 +79,8 @@ export interface SearchRequest {
    * "yesterday") are resolved against it (retrieval/time-terms.ts). Absent: they add nothing.
    */
   asOf?: string;
+  /** Also return, with each hit, what each arm contributed (retrieval/fusion-explain.ts). */
+  explain?: boolean;
 }
 
 export interface SearchRanks {
@@ -101,6 +105,8 @@ export interface SearchHit {
   /** Present only on superseded items, which only `includeSuperseded` returns. */
   valid_until?: string;
   ranks?: SearchRanks;
+  /** Only when the request asks for an explanation: each arm's part in the score. */
+  explain?: Explanation;
   /** Only when the request asks for neighbours: the turns around this one, by position. */
   neighbours?: NeighbourTurn[];
 }

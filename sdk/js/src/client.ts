@@ -1,5 +1,6 @@
 import { pollDocument, uploadForm } from './documents.ts';
 import { MemoryError } from './errors.ts';
+import { ManagementMethods } from './management.ts';
 import type {
   BatchFact,
   MemoryClientOptions,
@@ -10,18 +11,18 @@ import type {
 import { readEvents } from './sse.ts';
 import { Transport, type RequestSpec } from './transport.ts';
 import type {
-  ApiKey,
   ChatEvent,
   ChatResponse,
-  Context,
   ContextBlock,
   DocumentState,
+  EntityDetail,
+  EntityPage,
   Fact,
-  KeyGrants,
+  FactHistory,
+  FactUpdate,
   DocumentPage,
   FactPage,
   Lens,
-  Principal,
   QueryMode,
   QueryResponse,
   Session,
@@ -31,11 +32,12 @@ import type {
 } from './types.ts';
 
 /** Client for the memory service's REST API (`/api/v1`). */
-export class MemoryClient {
+export class MemoryClient extends ManagementMethods {
   readonly #transport: Transport;
   readonly #options: MemoryClientOptions;
 
   constructor(options: MemoryClientOptions) {
+    super();
     this.#options = options;
     this.#transport = new Transport(options);
   }
@@ -47,139 +49,6 @@ export class MemoryClient {
 
   get contextId(): string | undefined {
     return this.#options.contextId;
-  }
-
-  // --- management (management key) -------------------------------------------------------
-
-  createContext(
-    id: string,
-    options: { tokenLimit?: number; namespace?: string } = {},
-  ): Promise<Context> {
-    const json = { id, token_limit: options.tokenLimit, namespace: options.namespace };
-    return this.#call({ method: 'POST', path: '/api/v1/contexts', json, retryable: false });
-  }
-
-  getContext(id = this.#ctx()): Promise<Context> {
-    return this.#call({ method: 'GET', path: `/api/v1/contexts/${enc(id)}`, retryable: true });
-  }
-
-  updateContext(
-    id: string,
-    patch: {
-      token_limit?: number | null;
-      enforcement_blocked?: boolean;
-      namespace?: string | null;
-      /** Per-file upload limit in bytes (1..1 GiB); null returns to the deployment default. */
-      max_upload_bytes?: number | null;
-    },
-  ): Promise<Context> {
-    const path = `/api/v1/contexts/${enc(id)}`;
-    return this.#call({ method: 'PATCH', path, json: patch, retryable: false });
-  }
-
-  deleteContext(id: string): Promise<void> {
-    return this.#call({ method: 'DELETE', path: `/api/v1/contexts/${enc(id)}`, retryable: true });
-  }
-
-  createPrincipal(principal: {
-    kind: Principal['kind'];
-    display_name: string;
-    external_id?: string;
-  }): Promise<Principal> {
-    return this.#call({
-      method: 'POST',
-      path: '/api/v1/principals',
-      json: principal,
-      retryable: false,
-    });
-  }
-
-  createKey(key: {
-    principal_id: string;
-    context_id: string;
-    grants: KeyGrants;
-    scope_floor?: string;
-  }): Promise<ApiKey> {
-    return this.#call({ method: 'POST', path: '/api/v1/keys', json: key, retryable: false });
-  }
-
-  getPrincipal(id: string): Promise<Principal> {
-    return this.#call({ method: 'GET', path: `/api/v1/principals/${enc(id)}`, retryable: true });
-  }
-
-  revokeKey(id: string): Promise<void> {
-    return this.#call({ method: 'DELETE', path: `/api/v1/keys/${enc(id)}`, retryable: true });
-  }
-
-  /** Changes a key's grants or scope floor; effective on its next request (management key). */
-  updateKey(
-    id: string,
-    change: { grants?: KeyGrants; scope_floor?: string | null },
-  ): Promise<Omit<ApiKey, 'key'>> {
-    return this.#call({
-      method: 'PATCH',
-      path: `/api/v1/keys/${enc(id)}`,
-      json: change,
-      retryable: true,
-    });
-  }
-
-  /** Deletes a principal and its keys; they are refused from the next request on. */
-  deletePrincipal(id: string): Promise<void> {
-    return this.#call({
-      method: 'DELETE',
-      path: `/api/v1/principals/${enc(id)}`,
-      retryable: true,
-    });
-  }
-
-  /** The whole Context database as NDJSON, for backups (management key). */
-  async exportContext(id = this.#ctx()): Promise<string> {
-    const path = `/api/v1/contexts/${enc(id)}/export`;
-    const res = await this.#transport.send({ method: 'GET', path, retryable: true });
-    return res.text();
-  }
-
-  /** Replays an `exportContext` NDJSON into a Context (management key). */
-  importContext(id: string, ndjson: string): Promise<Record<string, unknown>> {
-    return this.#call({
-      method: 'POST',
-      path: `/api/v1/contexts/${enc(id)}/import`,
-      body: ndjson,
-      headers: { 'content-type': 'application/x-ndjson' },
-      retryable: false,
-    });
-  }
-
-  /** A document's file named by an export's blob line, as bytes (management key). */
-  async exportContextBlob(id: string, sha256: string): Promise<Uint8Array<ArrayBuffer>> {
-    const path = `/api/v1/contexts/${enc(id)}/export/blobs/${enc(sha256)}`;
-    const res = await this.#transport.send({ method: 'GET', path, retryable: true });
-    return new Uint8Array(await res.arrayBuffer());
-  }
-
-  /** Puts a document's file back for an imported Context; the server checks its sha256. */
-  importContextBlob(
-    id: string,
-    sha256: string,
-    bytes: Uint8Array<ArrayBuffer>,
-  ): Promise<{ sha256: string; size_bytes: number; restored: boolean }> {
-    return this.#call({
-      method: 'PUT',
-      path: `/api/v1/contexts/${enc(id)}/import/blobs/${enc(sha256)}`,
-      body: bytes,
-      headers: { 'content-type': 'application/octet-stream' },
-      retryable: true,
-    });
-  }
-
-  retryDeadLetter(id: string): Promise<Record<string, unknown>> {
-    const path = `/api/v1/migrations/dlq/${enc(id)}/retry`;
-    return this.#call({ method: 'POST', path, retryable: false });
-  }
-
-  migrations(): Promise<Record<string, unknown>> {
-    return this.#call({ method: 'GET', path: '/api/v1/migrations', retryable: true });
   }
 
   // --- facts and recall ------------------------------------------------------------------
@@ -233,6 +102,39 @@ export class MemoryClient {
     return this.#call({ method: 'GET', path: this.#p('/facts'), query, retryable: true });
   }
 
+  /**
+   * Edits a fact: a new version supersedes the current one, which stays as history. Scopes and
+   * metadata default to the old version's; a new version keeps every old scope.
+   */
+  updateFact(
+    id: string,
+    change: { content: string; scopes?: string[]; metadata?: Record<string, unknown> },
+  ): Promise<FactUpdate> {
+    // Not retried: a replay after a lost answer would find the fact closed (409).
+    const path = this.#p(`/facts/${enc(id)}`);
+    return this.#call({ method: 'PATCH', path, json: change, retryable: false });
+  }
+
+  /** Every version of a fact the key may read, oldest first. */
+  factHistory(id: string): Promise<FactHistory> {
+    const path = this.#p(`/facts/${enc(id)}/history`);
+    return this.#call({ method: 'GET', path, retryable: true });
+  }
+
+  /** Entities current facts the key may read mention, a page at a time. */
+  listEntities(
+    options: { prefix?: string; cursor?: string; limit?: number } = {},
+  ): Promise<EntityPage> {
+    const query = { prefix: options.prefix, cursor: options.cursor, limit: options.limit };
+    return this.#call({ method: 'GET', path: this.#p('/entities'), query, retryable: true });
+  }
+
+  /** One entity by name, with the current facts the key may read that mention it. */
+  getEntity(name: string, options: { limit?: number } = {}): Promise<EntityDetail> {
+    const path = this.#p(`/entities/${enc(name)}`);
+    return this.#call({ method: 'GET', path, query: { limit: options.limit }, retryable: true });
+  }
+
   /** Deletes a fact (or, for a `document:<id>`, the document and its chunks) from every index. */
   forget(id: string): Promise<void> {
     if (id.startsWith('document:')) return this.deleteDocument(id);
@@ -249,6 +151,8 @@ export class MemoryClient {
       neighbours?: number;
       /** When the question is asked from (default: now): "last week" in it is resolved against it. */
       asOf?: string | Date;
+      /** Also return, per result, what each arm contributed to its score (`explain`). */
+      explain?: boolean;
     } = {},
   ): Promise<QueryResponse> {
     const json = {
@@ -258,6 +162,7 @@ export class MemoryClient {
       lens: options.lens,
       neighbours: options.neighbours,
       as_of: options.asOf instanceof Date ? options.asOf.toISOString() : options.asOf,
+      explain: options.explain,
     };
     // A query only reads, so it is retried like a GET.
     return this.#call({ method: 'POST', path: this.#p('/query'), json, retryable: true });
@@ -431,6 +336,18 @@ export class MemoryClient {
   }
 
   // --- plumbing ------------------------------------------------------------------------------
+
+  protected call<T>(spec: RequestSpec): Promise<T> {
+    return this.#call(spec);
+  }
+
+  protected send(spec: RequestSpec): Promise<Response> {
+    return this.#transport.send(spec);
+  }
+
+  protected requireContext(): string {
+    return this.#ctx();
+  }
 
   #call<T>(spec: RequestSpec): Promise<T> {
     return this.#transport.json<T>(spec);

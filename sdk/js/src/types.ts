@@ -33,6 +33,25 @@ export interface Fact {
   [field: string]: unknown;
 }
 
+/** One arm's part in a result's score (`recall(..., { explain: true })`). */
+export interface ArmShare {
+  /** 1-based rank in the arm's list; null when the arm did not list the result. */
+  rank: number | null;
+  /** The arm's own score (bm25, cosine, PageRank...); null when not listed. */
+  score: number | null;
+  /** The arm's weight over the sum of the weights of the arms that took part. */
+  weight: number;
+  /** weight x the score min-max normalised in the arm's list. */
+  contribution: number;
+}
+
+export interface ScoreExplanation {
+  /** bm25, prf, synonym, vector, soft, graph: the arms that took part. */
+  arms: Record<string, ArmShare>;
+  /** The sum of the contributions; `score` adds what came after fusion. */
+  fused: number;
+}
+
 export interface QueryResult {
   id: string;
   kind: 'fact' | 'chunk' | string;
@@ -44,6 +63,8 @@ export interface QueryResult {
   position?: number | null;
   /** Only when the query asked for neighbours: the turns around this one, by position. */
   neighbours?: NeighbourTurn[];
+  /** Only when the query asked for an explanation: each arm's part in `score`. */
+  explain?: ScoreExplanation;
   [field: string]: unknown;
 }
 
@@ -156,4 +177,70 @@ export interface ChatEvent {
   event: string;
   /** The event's data, parsed as JSON when it is JSON. */
   data: unknown;
+}
+
+/** A page of a control-plane list (`listContexts`, `listKeys`, `listPrincipals`). */
+export interface ContextPage {
+  contexts: Context[];
+  next_cursor: string | null;
+  [field: string]: unknown;
+}
+
+export interface KeyPage {
+  /** Never with secrets: id, prefix, principal, Context, grants, scope floor, dates. */
+  keys: Omit<ApiKey, 'key'>[];
+  next_cursor: string | null;
+  [field: string]: unknown;
+}
+
+export interface PrincipalPage {
+  principals: Principal[];
+  next_cursor: string | null;
+  [field: string]: unknown;
+}
+
+/** `whoAmI()`: the calling key as the server knows it. */
+export interface WhoAmI {
+  key_id: string;
+  principal: { id: string; kind: Principal['kind']; display_name: string };
+  /** The one Context the key may touch; null for a root management key. */
+  context_id: string | null;
+  root: boolean;
+  grants: Required<KeyGrants>;
+  scope_floor: string | null;
+  read_lens: string[][];
+  [field: string]: unknown;
+}
+
+export interface FactHistory {
+  id: string;
+  /** Oldest first; versions outside the key's read grant are left out. */
+  versions: Fact[];
+  [field: string]: unknown;
+}
+
+export interface FactUpdate {
+  fact: Fact;
+  /** The id of the version it closed. */
+  replaces: string;
+  [field: string]: unknown;
+}
+
+export interface Entity {
+  name: string;
+  display: string;
+  items: number;
+  [field: string]: unknown;
+}
+
+export interface EntityPage {
+  entities: Entity[];
+  next_cursor: string | null;
+  [field: string]: unknown;
+}
+
+export interface EntityDetail {
+  entity: Entity;
+  items: Fact[];
+  [field: string]: unknown;
 }

@@ -73,6 +73,15 @@ class MemoryClient:
         body = {"id": id, "token_limit": token_limit, "namespace": namespace}
         return self._t.request("POST", "/api/v1/contexts", json_body=body, retryable=False)
 
+    def list_contexts(self, *, cursor: Optional[str] = None, limit: Optional[int] = None) -> JSON:
+        """The Contexts this management key administers, a page at a time (no usage counts)."""
+        query = {"cursor": cursor, "limit": limit}
+        return self._t.request("GET", "/api/v1/contexts", query=query, retryable=True)
+
+    def who_am_i(self) -> JSON:
+        """The calling key: principal, Context, grants, scope floor, read lens (any key)."""
+        return self._t.request("GET", "/api/v1/whoami", retryable=True)
+
     def get_context(self, id: Optional[str] = None) -> JSON:
         path = f"/api/v1/contexts/{_enc(id or self._ctx())}"
         return self._t.request("GET", path, retryable=True)
@@ -111,6 +120,36 @@ class MemoryClient:
             "scope_floor": scope_floor,
         }
         return self._t.request("POST", "/api/v1/keys", json_body=body, retryable=False)
+
+    def list_keys(
+        self,
+        *,
+        cursor: Optional[str] = None,
+        limit: Optional[int] = None,
+        context_id: Optional[str] = None,
+        principal_id: Optional[str] = None,
+        include_revoked: bool = False,
+    ) -> JSON:
+        """Keys this management key manages, never with secrets."""
+        query = {
+            "cursor": cursor,
+            "limit": limit,
+            "context_id": context_id,
+            "principal_id": principal_id,
+            "include_revoked": "true" if include_revoked else None,
+        }
+        return self._t.request("GET", "/api/v1/keys", query=query, retryable=True)
+
+    def list_principals(
+        self,
+        *,
+        cursor: Optional[str] = None,
+        limit: Optional[int] = None,
+        kind: Optional[str] = None,
+    ) -> JSON:
+        """Principals of the caller's tenant (management key)."""
+        query = {"cursor": cursor, "limit": limit, "kind": kind}
+        return self._t.request("GET", "/api/v1/principals", query=query, retryable=True)
 
     def get_principal(self, id: str) -> JSON:
         return self._t.request("GET", f"/api/v1/principals/{_enc(id)}", retryable=True)
@@ -240,6 +279,44 @@ class MemoryClient:
         }
         return self._t.request("GET", self._p("/facts"), query=query, retryable=True)
 
+    def update_fact(
+        self,
+        id: str,
+        content: str,
+        *,
+        scopes: Optional[List[str]] = None,
+        metadata: Optional[JSON] = None,
+    ) -> JSON:
+        """Edits a fact: a new version supersedes the current one, which stays as history.
+
+        Scopes and metadata default to the old version's; a new version keeps every old scope.
+        Not retried: a replay after a lost answer would find the fact closed (409).
+        """
+        body = {"content": content, "scopes": scopes, "metadata": metadata}
+        return self._t.request(
+            "PATCH", self._p(f"/facts/{_enc(id)}"), json_body=body, retryable=False
+        )
+
+    def fact_history(self, id: str) -> JSON:
+        """Every version of a fact the key may read, oldest first."""
+        return self._t.request("GET", self._p(f"/facts/{_enc(id)}/history"), retryable=True)
+
+    def list_entities(
+        self,
+        *,
+        prefix: Optional[str] = None,
+        cursor: Optional[str] = None,
+        limit: Optional[int] = None,
+    ) -> JSON:
+        """Entities current facts the key may read mention, a page at a time."""
+        query = {"prefix": prefix, "cursor": cursor, "limit": limit}
+        return self._t.request("GET", self._p("/entities"), query=query, retryable=True)
+
+    def get_entity(self, name: str, *, limit: Optional[int] = None) -> JSON:
+        """One entity by name, with the current facts the key may read that mention it."""
+        path = self._p(f"/entities/{_enc(name)}")
+        return self._t.request("GET", path, query={"limit": limit}, retryable=True)
+
     def forget(self, id: str) -> None:
         """Deletes a fact (or, for ``document:<id>``, the document and its chunks) everywhere."""
         if id.startswith("document:"):
@@ -256,11 +333,13 @@ class MemoryClient:
         lens: Optional[Lens] = None,
         neighbours: Optional[int] = None,
         as_of: Union[str, datetime, None] = None,
+        explain: Optional[bool] = None,
     ) -> JSON:
         """Ranked results; ``neighbours`` (0-5) also returns the turns around each in its session.
 
         ``as_of`` (ISO 8601 string or timezone-aware datetime; default: now) is when the question is
-        asked from: "last week" in it is resolved against it.
+        asked from: "last week" in it is resolved against it. ``explain=True`` adds, per result,
+        what each arm contributed to its score.
         """
         when = as_of.isoformat() if isinstance(as_of, datetime) else as_of
         body = {
@@ -270,6 +349,7 @@ class MemoryClient:
             "lens": lens,
             "neighbours": neighbours,
             "as_of": when,
+            "explain": explain,
         }
         # A query only reads, so it is retried like a GET.
         return self._t.request("POST", self._p("/query"), json_body=body, retryable=True)

@@ -101,6 +101,32 @@ if BASE_URL and MANAGEMENT_KEY:
             done = self.memory.wait_for_document(doc["id"], interval=0.2, timeout=60)
             self.assertEqual(done["status"], "ready")
 
+        def test_whoami_lists_versions_entities_and_explain(self) -> None:
+            who = self.memory.who_am_i()
+            self.assertEqual(who["context_id"], self.context_id)
+            self.assertEqual(who["grants"]["memory:read"], ["team:a"])
+            self.assertTrue(self.admin.who_am_i()["root"])
+            contexts = self.admin.list_contexts(limit=100)
+            self.assertIn("next_cursor", contexts)
+            keys = self.admin.list_keys(context_id=self.context_id)["keys"]
+            self.assertTrue(keys)
+            self.assertNotIn(self.agent_key, str(keys))
+            self.assertTrue(self.admin.list_principals(kind="agent")["principals"])
+            with self.assertRaises(MemoryScopeError):
+                self.memory.list_keys()
+            old = self.memory.remember("Mira runs the Oslo office.", scopes=["team:a"])["facts"][0]
+            edited = self.memory.update_fact(old["id"], "Mira runs the Bergen office.")
+            self.assertEqual(edited["replaces"], old["id"])
+            history = self.memory.fact_history(edited["fact"]["id"])["versions"]
+            self.assertEqual([v["id"] for v in history], [old["id"], edited["fact"]["id"]])
+            names = [e["name"] for e in self.memory.list_entities(prefix="mi")["entities"]]
+            self.assertIn("mira", names)
+            detail = self.memory.get_entity("Mira")
+            self.assertIn(edited["fact"]["id"], [i["id"] for i in detail["items"]])
+            found = self.memory.recall("who runs Bergen?", mode="hybrid", k=1, explain=True)
+            self.assertIn("bm25", found["results"][0]["explain"]["arms"])
+            self.assertNotIn("explain", self.memory.recall("who runs Bergen?", k=1)["results"][0])
+
         def test_key_changes_take_effect_on_the_next_request(self) -> None:
             principal = self.admin.create_principal("agent", f"{self.context_id}-changes")
             issued = self.admin.create_key(

@@ -6,10 +6,10 @@
 import { api, ApiError, call } from './api.ts';
 import { saveAs } from './download.ts';
 import { byId, field, fill, h, when } from './dom.ts';
-import { chooseContext, knownContexts, rememberContext, type ConsoleSession } from './session.ts';
+import { chooseContext, type ConsoleSession } from './session.ts';
 import { refreshHeader, startView } from './shell.ts';
 import { attempt, say } from './status.ts';
-import type { ContextInfo, Migrations } from './types.ts';
+import type { ContextInfo, ContextPage, Migrations } from './types.ts';
 
 const contextPath = (id: string) => `/api/v1/contexts/${encodeURIComponent(id)}`;
 
@@ -56,36 +56,70 @@ function contextRow(info: ContextInfo, report: Migrations | null): HTMLElement {
   );
 }
 
-async function draw(session: ConsoleSession): Promise<void> {
+/** Rows a page of the list adds; each row reads its Context's usage (one call per row). */
+const PAGE = 20;
+
+interface Listing {
+  report: Migrations | null;
+  /** Ids drawn so far, so a pinned Context is not drawn twice. */
+  shown: Set<string>;
+  cursor: string | null;
+}
+
+async function rows(ids: readonly string[], listing: Listing): Promise<HTMLElement[]> {
+  const fresh = ids.filter((id) => !listing.shown.has(id));
+  for (const id of fresh) listing.shown.add(id);
+  // Usage lives in each Context's own database: the list leaves it out, each row asks for it.
+  const infos = await Promise.all(
+    fresh.map((id) => api<ContextInfo>(contextPath(id)).catch(() => null)),
+  );
+  return infos
+    .filter((i): i is ContextInfo => i !== null)
+    .map((i) => contextRow(i, listing.report));
+}
+
+/** The next page of `GET /contexts` after `listing.cursor` (the first page when it is null). */
+async function nextPage(listing: Listing): Promise<HTMLElement[]> {
+  const page = await api<ContextPage>('/api/v1/contexts', {
+    query: { limit: PAGE, cursor: listing.cursor ?? undefined },
+  });
+  listing.cursor = page.next_cursor;
+  return rows(
+    page.contexts.map((c) => c.id),
+    listing,
+  );
+}
+
+async function draw(session: ConsoleSession, pinned: readonly string[]): Promise<void> {
   const report = await api<Migrations>('/api/v1/migrations').catch((error: unknown) => {
     // A Context-bound key may not read the rollout (403): the schema version alone is shown.
     if (error instanceof ApiError && error.status === 403) return null;
     throw error;
   });
-  // The rollout names the Contexts behind the latest schema and those with dead letters: a root
-  // key sees those too, beside the ones this tab opened.
-  const fromRollout = [
-    ...(report?.behind.map((b) => b.context_id) ?? []),
-    ...(report?.dlq.map((d) => d.context_id) ?? []),
-  ];
-  const ids = [
-    ...new Set([
-      ...(session.contextId ? [session.contextId] : []),
-      ...knownContexts(),
-      ...fromRollout,
-    ]),
-  ];
-  const infos = await Promise.all(
-    ids.map((id) => api<ContextInfo>(contextPath(id)).catch(() => null)),
-  );
-  const rows = infos.filter((i): i is ContextInfo => i !== null).map((i) => contextRow(i, report));
-  say(
-    `${rows.length} Context(s): opened or created in this tab, or named by the rollout (the API lists none).`,
-  );
+  const listing: Listing = { report, shown: new Set(), cursor: null };
+  const body = byId('context-rows', HTMLTableSectionElement);
+  const more = byId('more-contexts', HTMLButtonElement);
+  const top = await rows([...pinned, ...(session.contextId ? [session.contextId] : [])], listing);
+  const first = await nextPage(listing);
   fill(
-    byId('context-rows', HTMLTableSectionElement),
-    ...(rows.length > 0 ? rows : [h('tr', {}, h('td', { colspan: 6 }, 'No Context opened yet.'))]),
+    body,
+    ...(top.length + first.length > 0
+      ? [...top, ...first]
+      : [h('tr', {}, h('td', { colspan: 6 }, 'No Context yet.'))]),
   );
+  const tell = (): void => {
+    more.hidden = listing.cursor === null;
+    say(
+      `${listing.shown.size} Context(s) shown${listing.cursor === null ? '' : '; more with “More Contexts”'}.`,
+    );
+  };
+  more.onclick = () => {
+    void attempt(async () => {
+      body.append(...(await nextPage(listing)));
+      tell();
+    });
+  };
+  tell();
 }
 
 startView(
@@ -96,6 +130,8 @@ startView(
       return;
     }
     const form = byId('context-create', HTMLFormElement);
+    // Created in this visit: pinned at the top, wherever their ids fall in the pages.
+    const created: string[] = [];
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       const id = field(form, 'id');
@@ -105,14 +141,14 @@ startView(
           method: 'POST',
           body: { id, ...(limit === '' ? {} : { token_limit: Number(limit) }) },
         });
-        rememberContext(id);
+        created.unshift(id);
         refreshHeader();
         form.reset();
+        await draw(session, created);
         say(`Created Context ${id}.`);
-        await draw(session);
       });
     });
-    void attempt(() => draw(session));
+    void attempt(() => draw(session, created));
   },
   { needsContext: false },
 );

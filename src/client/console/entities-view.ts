@@ -1,7 +1,7 @@
 /**
- * `/console/entities`: the names the Context's readable facts mention (MCP `list_entities`) as an
- * SVG graph. Activating an entity (click, Enter or Space) expands it: a bm25 search for its name
- * adds the facts that mention it and, through them, the entities they name. A question draws the
+ * `/console/entities`: the names the Context's readable facts mention (`GET /entities`) as an SVG
+ * graph. Activating an entity (click, Enter or Space) expands it: `GET /entities/{name}` adds the
+ * facts linked to it and, through them, the entities they name. A question draws the
  * `hybrid_graph` walk: the results its graph arm ranked, and their entities, highlighted.
  */
 import { api, inContext } from './api.ts';
@@ -10,21 +10,23 @@ import {
   addEntity,
   addFact,
   emptyGraph,
+  entityNameOf,
   mentioned,
   type EntityName,
   type Graph,
   type GraphNode,
 } from './entity-graph.ts';
 import { layout } from './graph-layout.ts';
-import { callTool } from './mcp.ts';
 import { startView } from './shell.ts';
 import { attempt, say } from './status.ts';
-import type { Entity, QueryAnswer } from './types.ts';
+import type { EntityPage, Fact, QueryAnswer } from './types.ts';
 
 const WIDTH = 900;
 const HEIGHT = 560;
 /** Entities drawn before any is expanded: enough to start from, few enough to read. */
 const FIRST = 12;
+/** Facts an expansion adds at most: a hub entity would otherwise bury the graph. */
+const EXPAND = 8;
 
 function short(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
@@ -110,27 +112,24 @@ startView((_session, contextId) => {
   }
 
   async function expand(node: GraphNode): Promise<void> {
-    const answer = await api<QueryAnswer>(inContext(contextId, '/query'), {
-      method: 'POST',
-      body: { query: node.label, mode: 'bm25', k: 8 },
-    });
+    const name = entityNameOf(node);
+    const detail = await api<{ entity: { items: number }; items: Fact[] }>(
+      inContext(contextId, `/entities/${encodeURIComponent(name)}`),
+      { query: { limit: EXPAND } },
+    );
     node.expanded = true;
-    let linked = 0;
-    for (const fact of answer.results) {
-      if (mentioned(fact.content, [{ name: '', display: node.label }]).length === 0) continue;
-      addFact(graph, fact, entities);
-      linked++;
-    }
+    const self = { name, display: node.label };
+    for (const fact of detail.items) addFact(graph, fact, entities, false, [self]);
     draw();
-    say(`${node.label}: ${linked} fact(s) name it.`);
+    const shown = detail.items.length;
+    const total = detail.entity.items;
+    say(`${node.label}: ${total} fact(s) name it${shown < total ? `; showing ${shown}` : ''}.`);
     svg.querySelector<SVGElement>(`[data-node="${CSS.escape(node.id)}"]`)?.focus();
   }
 
   async function loadEntities(prefix: string): Promise<void> {
-    const page = await callTool<{ entities: Entity[] }>('list_entities', {
-      context_id: contextId,
-      limit: 100,
-      ...(prefix === '' ? {} : { prefix: prefix.toLowerCase() }),
+    const page = await api<EntityPage>(inContext(contextId, '/entities'), {
+      query: { limit: 100, prefix: prefix === '' ? undefined : prefix.toLowerCase() },
     });
     entities = page.entities.map((e) => ({ name: e.name, display: e.display }));
     graph.nodes.clear();

@@ -1,8 +1,9 @@
 /**
- * The entity view's graph, kept apart from drawing: entity nodes and fact nodes, an edge where a
- * fact's text names an entity. Facts come from searching an entity's name (expand on click), and
- * from the `hybrid_graph` results the graph arm ranked (`ranks.graph`), which are marked as the
- * walk. The API returns no edge list, so an edge here is "this fact mentions this name".
+ * The entity view's graph, kept apart from drawing: entity nodes and fact nodes, and an edge where
+ * a fact names an entity. Expanding an entity reads the store's own edges (`GET
+ * /entities/{name}`: the facts linked to it at ingest); other edges of those facts, and of the
+ * `hybrid_graph` results the graph arm ranked (`ranks.graph`, marked as the walk), are drawn where
+ * a fact's text names a listed entity.
  */
 export interface GraphNode {
   id: string;
@@ -32,7 +33,13 @@ export function emptyGraph(): Graph {
   return { nodes: new Map(), edges: new Map() };
 }
 
-const entityId = (name: string) => `entity:${name}`;
+const ENTITY = 'entity:';
+const entityId = (name: string) => `${ENTITY}${name}`;
+
+/** The entity name behind an entity node (what `GET /entities/{name}` takes). */
+export function entityNameOf(node: GraphNode): string {
+  return node.id.slice(ENTITY.length);
+}
 const factId = (id: string) => `fact:${id}`;
 
 function escape(text: string): string {
@@ -54,18 +61,24 @@ export function addEntity(graph: Graph, entity: EntityName, walked = false): str
   return id;
 }
 
-/** Adds a fact and an edge to every entity it mentions; returns the fact's node id. */
+/**
+ * Adds a fact and an edge to every entity it mentions, and to each of `linked` (edges the store
+ * reported, whatever the text says); returns the fact's node id.
+ */
 export function addFact(
   graph: Graph,
   fact: { id: string; content: string },
   entities: readonly EntityName[],
   walked = false,
+  linked: readonly EntityName[] = [],
 ): string {
   const id = factId(fact.id);
   const node = graph.nodes.get(id);
   if (node) node.walked ||= walked;
   else graph.nodes.set(id, { id, kind: 'fact', label: fact.content, walked, expanded: true });
-  for (const entity of mentioned(fact.content, entities)) {
+  const named = mentioned(fact.content, entities);
+  const extra = linked.filter((l) => !named.some((n) => n.name === l.name));
+  for (const entity of [...named, ...extra]) {
     const to = addEntity(graph, entity, walked);
     const key = `${id}|${to}`;
     const edge = graph.edges.get(key);

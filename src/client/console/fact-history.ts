@@ -1,16 +1,11 @@
 /**
  * A fact's versions as a timeline, oldest first: each newer version superseded or refined the one
- * before it (`?infer=full`, consolidation, an edit here). Read with the MCP `fact_history` tool,
- * which walks the same version links; REST has no history route yet.
+ * before it (`?infer=full`, consolidation, an edit here), as `GET /facts/{id}/history` walks
+ * them (versions outside the key's read grant are left out by the server).
  */
+import { api, inContext } from './api.ts';
 import { h, fill, when } from './dom.ts';
-import { callTool } from './mcp.ts';
-import type { Fact } from './types.ts';
-
-interface History {
-  id: string;
-  versions: Fact[];
-}
+import type { Fact, FactHistory } from './types.ts';
 
 function period(fact: Fact): HTMLElement {
   return h(
@@ -28,7 +23,9 @@ export async function showHistory(
   contextId: string,
   fact: Fact,
 ): Promise<number> {
-  const history = await callTool<History>('fact_history', { context_id: contextId, id: fact.id });
+  const history = await api<FactHistory>(
+    inContext(contextId, `/facts/${encodeURIComponent(fact.id)}/history`),
+  );
   const items = history.versions.map((v, i) =>
     h(
       'li',

@@ -7,7 +7,6 @@ import { api, call, inContext } from './api.ts';
 import { scopeList, sourceOf } from './fact-cells.ts';
 import { showHistory } from './fact-history.ts';
 import { byId, field, fill, h, when } from './dom.ts';
-import { callTool } from './mcp.ts';
 import { startView } from './shell.ts';
 import { attempt, say } from './status.ts';
 import type { Fact, FactPage, QueryAnswer } from './types.ts';
@@ -72,10 +71,10 @@ function openEditor(contextId: string, fact: Fact, redraw: () => void): void {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     void attempt(async () => {
-      await callTool('update_fact', {
-        context_id: contextId,
-        id: fact.id,
-        content: field(form, 'content'),
+      // A new version that supersedes this one (PATCH keeps the old text as history).
+      await api(inContext(contextId, `/facts/${encodeURIComponent(fact.id)}`), {
+        method: 'PATCH',
+        body: { content: field(form, 'content') },
       });
       say('Saved: the new version supersedes the old one, which stays in its history.');
       panel.hidden = true;

@@ -1,29 +1,17 @@
 /**
- * `/console/keys` (management key): create principals, issue keys with per-verb grants and an
- * optional scope floor (the secret is shown once, here), look a principal up, change a key's
- * grants and revoke a key. The API lists neither keys nor principals, so the view works by id;
- * what this tab created is listed below the forms for this visit only (ids, never secrets).
+ * `/console/keys` (management key): the keys and principals this key may manage
+ * (key-lists.ts: `GET /keys`, `GET /principals`, never a secret), create principals, issue keys
+ * with per-verb grants and an optional scope floor (the secret is shown once, here), look a
+ * principal up, change a key's grants and revoke a key. The lists are read again after a change.
  */
 import { api, call } from './api.ts';
 import { byId, field, fill, h } from './dom.ts';
+import { drawKeys, drawPrincipals } from './key-lists.ts';
 import { startView } from './shell.ts';
 import { attempt, say } from './status.ts';
+import type { ApiKeyInfo, PrincipalInfo } from './types.ts';
 
-interface Principal {
-  id: string;
-  kind: string;
-  display_name: string;
-  external_id?: string | null;
-}
-
-interface KeyInfo {
-  id: string;
-  principal_id: string;
-  context_id: string | null;
-  grants: Record<string, string[]>;
-  scope_floor: string | null;
-  key?: string;
-}
+type KeyInfo = ApiKeyInfo & { key?: string };
 
 /** `team:eng, user:alice` -> `['team:eng', 'user:alice']`; empty grants nothing. */
 export function paths(text: string): string[] {
@@ -41,10 +29,6 @@ function grantsOf(form: HTMLFormElement): Record<string, string[]> {
   };
 }
 
-function log(...parts: (string | HTMLElement)[]): void {
-  byId('issued', HTMLElement).prepend(h('li', {}, ...parts));
-}
-
 function onSubmit(id: string, run: (form: HTMLFormElement) => Promise<void>): void {
   const form = byId(id, HTMLFormElement);
   form.addEventListener('submit', (event) => {
@@ -60,17 +44,36 @@ startView(
       byId('console-view', HTMLElement).hidden = true;
       return;
     }
-    say('Keys are looked up by id: the API lists neither keys nor principals.');
     const keyContext = byId('key-context', HTMLInputElement);
     if (session.contextId !== null) keyContext.value = session.contextId;
+    const usePrincipal = (p: PrincipalInfo): void => {
+      const input = byId('key-principal', HTMLInputElement);
+      input.value = p.id;
+      input.focus();
+      say(`New key for ${p.display_name}: choose its grants and issue it.`);
+    };
+    const revoke = (key: KeyInfo): void => {
+      if (!confirm(`Revoke key ${key.id}? It stops working on its next request.`)) return;
+      void attempt(async () => {
+        await call(`/api/v1/keys/${encodeURIComponent(key.id)}`, { method: 'DELETE' });
+        say(`Revoked ${key.id}.`);
+        await redraw();
+      });
+    };
+    const redraw = (): Promise<unknown> =>
+      Promise.all([drawKeys(session.contextId, revoke), drawPrincipals(usePrincipal)]);
+    void attempt(async () => {
+      await redraw();
+      say('Keys and principals this key may manage.');
+    });
 
     onSubmit('principal-create', async (form) => {
-      const p = await api<Principal>('/api/v1/principals', {
+      const p = await api<PrincipalInfo>('/api/v1/principals', {
         method: 'POST',
         body: { kind: field(form, 'kind'), display_name: field(form, 'display_name') },
       });
       byId('key-principal', HTMLInputElement).value = p.id;
-      log(`Principal ${p.display_name} (${p.kind}): `, h('code', {}, p.id));
+      await drawPrincipals(usePrincipal);
       say(`Created principal ${p.id}.`);
     });
     onSubmit('key-create', async (form) => {
@@ -91,15 +94,13 @@ startView(
         h('p', { class: 'secret' }, h('code', { id: 'new-key' }, k.key ?? '')),
       );
       byId('secret', HTMLElement).hidden = false;
-      log(
-        `Key `,
-        h('code', {}, k.id),
-        ` for ${k.principal_id} in ${k.context_id ?? 'every Context'}`,
-      );
+      await drawKeys(session.contextId, revoke);
       say(`Issued key ${k.id}.`);
     });
     onSubmit('principal-get', async (form) => {
-      const p = await api<Principal>(`/api/v1/principals/${encodeURIComponent(field(form, 'id'))}`);
+      const p = await api<PrincipalInfo>(
+        `/api/v1/principals/${encodeURIComponent(field(form, 'id'))}`,
+      );
       fill(byId('principal-found', HTMLElement), `${p.display_name} · ${p.kind} · ${p.id}`);
     });
     onSubmit('key-patch', async (form) => {
@@ -108,13 +109,14 @@ startView(
         method: 'PATCH',
         body: { grants: grantsOf(form) },
       });
-      say(`Key ${k.id} now reads ${k.grants['memory:read']?.join(', ') || 'nothing'}.`);
+      await drawKeys(session.contextId, revoke);
+      say(`Key ${k.id} now reads ${k.grants['memory:read'].join(', ') || 'nothing'}.`);
     });
     onSubmit('key-revoke', async (form) => {
       const id = field(form, 'id');
       if (!confirm(`Revoke key ${id}? It stops working on its next request.`)) return;
       await call(`/api/v1/keys/${encodeURIComponent(id)}`, { method: 'DELETE' });
-      log(`Revoked `, h('code', {}, id));
+      await drawKeys(session.contextId, revoke);
       say(`Revoked ${id}.`);
     });
   },

@@ -1,14 +1,23 @@
 /**
- * `/console/query`: the playground. One question runs in the four modes side by side (scores and
- * each result's per-arm ranks as the API returns them), beside the block `POST /context` builds
- * for it, and the default mode's top result is explained (why-first.ts).
+ * `/console/query`: the playground. One question runs in the four modes side by side, asked with
+ * `explain: true` so that each result carries the server's own account of its score (rank,
+ * weight and contribution of every arm), beside the block `POST /context` builds for it, and the
+ * default mode's top result is explained (why-first.ts).
  */
 import { api, inContext } from './api.ts';
 import { scopeList } from './fact-cells.ts';
 import { byId, field, fill, h } from './dom.ts';
 import { startView } from './shell.ts';
 import { attempt, say } from './status.ts';
-import { MODES, type ContextBlock, type QueryAnswer, type QueryHit, type Ranks } from './types.ts';
+import {
+  ARMS,
+  MODES,
+  type ContextBlock,
+  type QueryAnswer,
+  type QueryHit,
+  type Ranks,
+  type ScoreExplanation,
+} from './types.ts';
 import { explainTop } from './why-first.ts';
 
 function rankText(ranks: Ranks | undefined): string | null {
@@ -17,6 +26,16 @@ function rankText(ranks: Ranks | undefined): string | null {
   const parts = [part('bm25', ranks.bm25), part('vector', ranks.vector)];
   if ('graph' in ranks) parts.push(part('graph', ranks.graph));
   return `ranks: ${parts.join(' · ')}`;
+}
+
+/** What each arm added to a fused score (one-arm modes have nothing to add to their score). */
+function armText(explain: ScoreExplanation | undefined): string | null {
+  if (!explain) return null;
+  const parts = ARMS.flatMap((arm) => {
+    const part = explain.arms[arm];
+    return part === undefined ? [] : [`${arm} +${part.contribution.toFixed(3)}`];
+  });
+  return parts.length > 1 ? `fused ${explain.fused.toFixed(3)} = ${parts.join(' ')}` : null;
 }
 
 function hit(result: QueryHit): HTMLElement {
@@ -30,6 +49,7 @@ function hit(result: QueryHit): HTMLElement {
       `score ${result.score.toFixed(3)}`,
       rankText(result.ranks) ? ` · ${rankText(result.ranks)}` : null,
     ),
+    armText(result.explain) ? h('p', { class: 'muted arms' }, armText(result.explain)) : null,
     scopeList(result.scopes),
   );
 }
@@ -62,7 +82,7 @@ startView((_session, contextId) => {
           MODES.map((mode) =>
             api<QueryAnswer>(inContext(contextId, '/query'), {
               method: 'POST',
-              body: { query: question, mode, k },
+              body: { query: question, mode, k, explain: true },
             }),
           ),
         ),

@@ -2,34 +2,50 @@
  * The frame around every console view: who is signed in, which Context the views read, the
  * Context picker and sign-out. A view page opened without a key sends the reader to sign in.
  */
+import { api } from './api.ts';
 import { byId, fill, h } from './dom.ts';
-import {
-  chooseContext,
-  currentSession,
-  knownContexts,
-  signOut,
-  type ConsoleSession,
-} from './session.ts';
+import { chooseContext, currentSession, signOut, type ConsoleSession } from './session.ts';
 import { say } from './status.ts';
+import type { ContextPage } from './types.ts';
 
 const SIGN_IN_PATH = '/console';
+/** Context ids the picker offers: the first page of `GET /contexts`, enough to pick from. */
+const PICKER_SIZE = 100;
+
+/**
+ * The Contexts the key may open: those `GET /api/v1/contexts` lists for a management key (all for
+ * a root key, its own for a bound one), the one an agent or supervisor key is bound to.
+ */
+async function openableContexts(session: ConsoleSession): Promise<string[]> {
+  if (session.kind !== 'management') {
+    const bound = session.who?.context_id ?? session.contextId;
+    return bound === null ? [] : [bound];
+  }
+  const page = await api<ContextPage>('/api/v1/contexts', { query: { limit: PICKER_SIZE } });
+  return page.contexts.map((c) => c.id);
+}
 
 function paintHeader(session: ConsoleSession | null): void {
   const who = document.getElementById('console-who');
   if (who) {
+    const name = session?.who ? ` (${session.who.principal.display_name})` : '';
     fill(
       who,
       session === null
         ? 'Not signed in'
-        : `${session.kind} key · ${session.contextId === null ? 'no Context chosen' : session.contextId}`,
+        : `${session.kind} key${name} · ${session.contextId === null ? 'no Context chosen' : session.contextId}`,
     );
   }
   // Hidden by visibility, not removed: the header keeps its height, so nothing below it shifts.
   document.body.dataset.session = session === null ? 'none' : session.kind;
-  const list = document.getElementById('known-contexts');
-  if (list) fill(list, ...knownContexts().map((id) => h('option', { value: id })));
   const input = document.getElementById('context-input');
   if (input instanceof HTMLInputElement && session?.contextId) input.value = session.contextId;
+  const list = document.getElementById('known-contexts');
+  if (list === null || session === null) return;
+  // The picker is a convenience: a failure leaves it empty and the field still takes any id.
+  void openableContexts(session)
+    .then((ids) => fill(list, ...ids.map((id) => h('option', { value: id }))))
+    .catch(() => undefined);
 }
 
 function wireHeader(): void {

@@ -23,9 +23,27 @@ export interface Ranks {
   graph?: number | null;
 }
 
+/** The arms a fused query can draw on (`POST /query` with `explain`). */
+export const ARMS = ['bm25', 'vector', 'soft', 'synonym', 'prf', 'graph'] as const;
+export type Arm = (typeof ARMS)[number];
+
+/** One arm's part in a result's score, as the server computed it. */
+export interface ArmShare {
+  rank: number | null;
+  score: number | null;
+  weight: number;
+  contribution: number;
+}
+
+export interface ScoreExplanation {
+  arms: Partial<Record<Arm, ArmShare>>;
+  fused: number;
+}
+
 export interface QueryHit extends Fact {
   score: number;
   ranks?: Ranks;
+  explain?: ScoreExplanation;
 }
 
 export interface QueryAnswer {
@@ -114,4 +132,62 @@ export interface Entity {
   name: string;
   display: string;
   items: number;
+}
+
+export interface EntityPage {
+  entities: Entity[];
+  next_cursor: string | null;
+}
+
+export interface FactHistory {
+  id: string;
+  versions: Fact[];
+}
+
+/** `GET /api/v1/whoami`: the signed-in key as the server knows it. */
+export interface WhoAmI {
+  key_id: string;
+  principal: { id: string; kind: 'agent' | 'supervisor' | 'management'; display_name: string };
+  context_id: string | null;
+  root: boolean;
+  grants: Record<'memory:read' | 'memory:write' | 'memory:forget', string[]>;
+  scope_floor: string | null;
+  read_lens: string[][];
+}
+
+/** A row of `GET /api/v1/contexts` (usage counts: `GET /contexts/{id}`). */
+export interface ContextSummary {
+  id: string;
+  schema_version: number;
+  enforcement_blocked: boolean;
+  token_limit: number | null;
+  namespace: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ContextPage {
+  contexts: ContextSummary[];
+  next_cursor: string | null;
+}
+
+export interface ApiKeyInfo {
+  id: string;
+  principal_id: string;
+  context_id: string | null;
+  kind: 'agent' | 'supervisor' | 'management';
+  prefix: string;
+  grants: Record<'memory:read' | 'memory:write' | 'memory:forget', string[]>;
+  scope_floor: string | null;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface PrincipalInfo {
+  id: string;
+  kind: 'agent' | 'supervisor' | 'management';
+  display_name: string;
+  external_id: string | null;
+  owner_context_id: string | null;
+  created_at: string;
 }

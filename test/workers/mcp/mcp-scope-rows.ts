@@ -116,6 +116,7 @@ export const ROWS: Row[] = [
     call: tool(eng, 'update_fact', () => ({ id: seed.hrFact, content: 'y' })),
     namesHr: true,
     expected: 404,
+    rest: () => rest('PATCH', `/facts/${seed.hrFact}`, scoped, { content: 'y' }),
   },
   {
     surface: 'update_fact',
@@ -126,12 +127,18 @@ export const ROWS: Row[] = [
       scopes: ['team:hr'],
     })),
     expected: 403,
+    rest: () =>
+      rest('PATCH', `/facts/${seed.engFact}`, scoped, {
+        content: 'Ravi deploys on Wednesdays.',
+        scopes: ['team:hr'],
+      }),
   },
   {
     surface: 'update_fact',
     case: 'without a write grant',
     call: tool(reader, 'update_fact', () => ({ id: seed.engFact, content: 'z' })),
     expected: 403,
+    rest: () => rest('PATCH', `/facts/${seed.engFact}`, readOnly, { content: 'z' }),
   },
   {
     surface: 'list_facts',
@@ -151,6 +158,7 @@ export const ROWS: Row[] = [
     call: tool(eng, 'fact_history', () => ({ id: seed.hrFact })),
     namesHr: true,
     expected: 404,
+    rest: () => rest('GET', `/facts/${seed.hrFact}/history`, scoped),
   },
   {
     surface: 'add_turn',
@@ -214,6 +222,7 @@ export const ROWS: Row[] = [
     case: 'the grant (HR names never listed)',
     call: tool(eng, 'list_entities', () => ({})),
     expected: 'ok',
+    rest: () => rest('GET', '/entities', scoped),
   },
   {
     surface: 'document_status',

@@ -31,6 +31,7 @@ describe('reserved Context ids', () => {
       'migrations',
       'openapi.json',
       'principals',
+      'whoami',
     ]);
   });
 
@@ -86,6 +87,7 @@ describe('reserved Context ids', () => {
       ['POST', '/api/v1/principals/query', { query: 'x' }],
       ['GET', '/api/v1/migrations/sessions/s1', undefined],
       ['POST', '/api/v1/openapi.json/facts', { content: 'x' }],
+      ['GET', '/api/v1/whoami/facts', undefined],
     ];
     for (const [method, path, body] of paths) {
       for (const caller of [key, BOOTSTRAP, null]) {

@@ -23,6 +23,7 @@ export type KeyName = (typeof KEYS)[number];
 export type Need =
   | 'root' // deployment-wide: creating Contexts, migrations and dead letters
   | 'anyMgmt' // any management key, acting in its own tenant (principals)
+  | 'anyKey' // any valid key, about itself (whoami)
   | 'tenantAdmin' // a management key of this Context (or root)
   | 'view' // any key of this Context (reads the Context's settings)
   | 'read'
@@ -36,6 +37,8 @@ export const POLICY: Record<Need, Record<KeyName, number>> = {
   root:        { root: OK, bound: 403, otherMgmt: 403, agent: 403, supervisor: 403, reader: 403, scoped: 403, revoked: 401, otherAgent: 403, none: 401 },
   // prettier-ignore
   anyMgmt:     { root: OK, bound: OK,  otherMgmt: OK,  agent: 403, supervisor: 403, reader: 403, scoped: 403, revoked: 401, otherAgent: 403, none: 401 },
+  // prettier-ignore
+  anyKey:      { root: OK, bound: OK,  otherMgmt: OK,  agent: OK,  supervisor: OK,  reader: OK,  scoped: OK,  revoked: 401, otherAgent: OK,  none: 401 },
   // prettier-ignore
   tenantAdmin: { root: OK, bound: OK,  otherMgmt: 403, agent: 403, supervisor: 403, reader: 403, scoped: 403, revoked: 401, otherAgent: 403, none: 401 },
   // prettier-ignore
@@ -109,7 +112,8 @@ export class World {
   /** Fixtures are made with the root key, fresh for each case that needs one. */
   async fact(): Promise<string> {
     const res = await call('POST', `/api/v1/${this.ctx}/facts`, {
-      body: { content: `Fixture fact ${unique('f')}`, scopes: ['team:b'] },
+      // Oslo: an entity only team:b knows (GET /{ctx}/entities/{name}).
+      body: { content: `Fixture fact ${unique('f')} from Oslo`, scopes: ['team:b'] },
     });
     return (await json<{ facts: { id: string }[] }>(res)).facts[0]?.id ?? '';
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listEntities } from '../../operations/fact-versions.ts';
+import { listEntities } from '../../operations/entities.ts';
 import { contextIdField, defineTool, READ_ONLY } from '../tool.ts';
 import { toolOutput } from '../tool-result.ts';
 

@@ -14,7 +14,9 @@ export const updateFactTool = defineTool({
       .array(z.string().min(1))
       .max(32)
       .optional()
-      .describe('New scopes (inside the write grant); the old version’s when absent.'),
+      .describe(
+        'New scopes (inside the write grant, keeping every scope of the old version); the old version’s when absent.',
+      ),
     metadata: z.record(z.string(), z.json()).optional(),
   }),
   output: toolOutput({ fact: factOutput, replaces: z.string() }),
