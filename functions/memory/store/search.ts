@@ -22,6 +22,7 @@ import { countStaleVectors } from './model-paths.ts';
 import { documentFrequencies, ftsSearch, type TermPolicy } from './fts.ts';
 import { withNeighbours } from './neighbours.ts';
 import { budgetOf } from './memory-budget.ts';
+import { questionWithAliases } from './aliases.ts';
 import { toRecord, type ItemRow } from './items.ts';
 import type { SearchHit, SearchMode, SearchRanks, SearchRequest } from './types.ts';
 import { hasConversation } from './validity.ts';
@@ -253,7 +254,13 @@ function rankMap(list: Scored[]): Map<number, number> {
 }
 
 /** Runs one query in the requested mode; results are lens-filtered and at most `k`. */
-export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest): SearchHit[] {
+export function search(sql: SqlStorage, cache: VectorCache, asked: SearchRequest): SearchHit[] {
+  const conversation = hasConversation(sql);
+  const read = probe(sql, conversation);
+  // A name the Context's chats call someone by is read as their speaker label ("What sports does
+  // Sam play?" -> Samantha; store/aliases.ts), for every arm that reads the question's words.
+  const text = conversation ? questionWithAliases(sql, asked.text, asked.lens, read) : asked.text;
+  const req = text === asked.text ? asked : { ...asked, text };
   const k = req.k;
   const accept = accepts(req);
   if (req.mode === 'vector') {
@@ -262,7 +269,6 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
     // again.
     if (req.vector?.modelId !== SIF_MODEL_ID)
       return hydrate(sql, vectorRanked(sql, cache, req, accept, k));
-    const read = probe(sql, hasConversation(sql));
     const pool = vectorRanked(sql, cache, req, accept, Math.max(k * 3, VECTOR_MODE_POOL));
     read.prefetch(pool.map((r) => r.seq));
     const ranked = localVectorRanked(
@@ -273,8 +279,6 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
     );
     return hydrate(sql, ranked.slice(0, k));
   }
-  const conversation = hasConversation(sql);
-  const read = probe(sql, conversation);
   const asOf = req.asOf === undefined ? undefined : new Date(req.asOf);
   // The periods the question names, as date tokens for bm25, and the question without their
   // words (`plain`) for the arms that compare words by meaning: soft matching, the thesaurus
