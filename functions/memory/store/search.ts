@@ -23,6 +23,7 @@ import { documentFrequencies, ftsSearch, type TermPolicy } from './fts.ts';
 import { withNeighbours } from './neighbours.ts';
 import { budgetOf } from './memory-budget.ts';
 import { questionWithAliases } from './aliases.ts';
+import { dateHintsFor } from './date-hints.ts';
 import { toRecord, type ItemRow } from './items.ts';
 import type { SearchHit, SearchMode, SearchRanks, SearchRequest } from './types.ts';
 import { hasConversation } from './validity.ts';
@@ -284,7 +285,7 @@ export function search(sql: SqlStorage, cache: VectorCache, asked: SearchRequest
   // words (`plain`) for the arms that compare words by meaning: soft matching, the thesaurus
   // and the lexical gate. Left in, "last November" soft-matched turns that name January.
   const named = conversation
-    ? queryPeriods(req.text, asOf)
+    ? queryPeriods(req.text, asOf, dateHintsFor(sql, req.text))
     : { terms: [], rest: req.text, lexical: req.text };
   const periods = named.terms;
   const plain = named.rest;
