@@ -7,15 +7,17 @@ import { QUERY_STOPWORDS } from './text.ts';
  * Who is called what in a chat (issue 42, item 2). People rarely call each other by the label a
  * chat export puts on their messages: Samantha's friend writes "Morning Sammy!", and a question
  * asks "What sports does Sam play?". A turn's vocatives name the person it is addressed to (the
- * other speaker of its session); a self-introduction ("I'm Sam", "it's Kit here") names its
- * speaker. The store keeps one vote per turn and name (store/aliases.ts); a question's word that
+ * other speaker of its session); a self-introduction names its speaker ("I'm Sam", "call me
+ * Sam", "it's Sam here", with a first name or a rare word; not "this is Oscar", often a pet in a
+ * photo, nor "I'm Spanish"). The store keeps one vote per turn and name (store/aliases.ts); a question's word that
  * the votes tie to one label is read as that label.
  *
  * Only positions where a name is the natural reading count, since any word can follow "hey":
  * - the last word of a clause after a greeting or a word of address ("Hey Sam", "Night Gaz x",
  *   "love you Sam", "Proud of you Sam", "Happy Friday Sam");
- * - the last word of a question after a word that does not take an object ("How are things
- *   Sam?", "How was your weekend Shiv?"; not "Did you see Paris?");
+ * - the last word of a question after a word that does not take an object, when it is a first
+ *   name or a rare word ("How are things Sam?", "How was your weekend Shiv?"; not "Did you see
+ *   Paris?" or "What made you decide to learn Spanish?");
  * - a turn's first word alone or before a comma or "you" ("Sam!!!", "Sam, did you…",
  *   "Sammy you legend").
  * And only words that can be names: the lexicon's first names; otherwise a capitalised word not at
@@ -121,9 +123,22 @@ function nameLike(word: Word, clauseStart: boolean): boolean {
   return tags.length === 0 && !wordVectorTable().rows.has(w);
 }
 
+/**
+ * Rank in the word vectors' frequency order past which a word is rare enough to be a nickname
+ * ("shiv" 27,348th, "gaz" 27,865th) rather than a common word a question ends on ("What made you
+ * decide to learn Spanish?": "spanish" is far more frequent).
+ */
+const RARE_RANK = 15_000;
+
+/** A first name of the lexicon, or a word rare or unknown in the vocabulary. */
+function firstNameOrRare(w: string): boolean {
+  if (wordTags(w).some((t) => NAME_TAGS.has(t))) return true;
+  return (wordVectorTable().rows.get(w) ?? Number.POSITIVE_INFINITY) > RARE_RANK;
+}
+
 /** "I'm Sam", "my name is Sam", "call me Sam", "it's Sam here", "Sam here": the speaker's name. */
 const INTRODUCTION =
-  /(?:^|[\s,])(?:I['\u2019]?m|I am|[Mm]y name is|[Mm]y name['\u2019]s|[Cc]all me|[Ii]t['\u2019]?s|[Tt]his is)\s+(\p{Lu}\p{Ll}+)(?=\s*(?:$|[.!?,]|\shere\b))|^(\p{Lu}\p{Ll}+) here\b/gu;
+  /(?:^|[\s,])(?:I['\u2019]?m|I am|[Mm]y name is|[Mm]y name['\u2019]s|[Cc]all me)\s+(\p{Lu}\p{Ll}+)(?=\s*(?:$|[.!?,]|\shere\b))|(?:^|[\s,])[Ii]t['\u2019]?s (\p{Lu}\p{Ll}+) here\b|^(\p{Lu}\p{Ll}+) here\b/gu;
 
 /**
  * The names a chat turn calls people by, without its speaker prefix (`body`): vocatives for the
@@ -135,13 +150,11 @@ export function namesCalled(body: string): NameCall[] {
     if (!out.has(alias)) out.set(alias, callee);
   };
   for (const m of body.matchAll(INTRODUCTION)) {
-    const name = m[1] ?? m[2];
+    const name = m[1] ?? m[2] ?? m[3];
     if (name === undefined) continue;
     const word = { text: name, lower: name.toLowerCase(), capitalised: true };
-    // "it's Tuesday", "this is Paris": only a word that can be someone's name.
-    const tags = wordTags(word.lower);
-    if (tags.length === 0 || tags.some((t) => NAME_TAGS.has(t)))
-      if (nameLike(word, false)) add(word.lower, 'speaker');
+    // "I'm Spanish", "I'm Happy": only a first name or a rare word.
+    if (nameLike(word, false) && firstNameOrRare(word.lower)) add(word.lower, 'speaker');
   }
   // "[image: a bowl of noodle soup]": a caption, nobody's words.
   const parts = clauses(body.replace(/\[[^\]]*\]/g, ' '));
@@ -157,7 +170,8 @@ export function namesCalled(body: string): NameCall[] {
         clause.end === '?' &&
         !TAKES_OBJECT.has(before.lower) &&
         last.capitalised &&
-        nameLike(last, false)
+        nameLike(last, false) &&
+        firstNameOrRare(last.lower)
       )
         add(last.lower, 'addressee');
     }
