@@ -110,3 +110,30 @@ export function addresseeOf(
   }
   return null;
 }
+
+/**
+ * The other speaker of a chat turn's session: whom it answers (`addresseeOf`) or, for a session's
+ * opening turns, who answers it among the turns already written ("Morning Sammy!" opens a day).
+ */
+export function otherSpeakerOf(
+  sql: SqlStorage,
+  session: string,
+  position: number,
+  speaker: string,
+): string | null {
+  const before = addresseeOf(sql, session, position, speaker);
+  if (before !== null) return before;
+  const rows = sql
+    .exec<{ content: string }>(
+      `SELECT content FROM items WHERE session_label = ? AND position > ?
+       ORDER BY position LIMIT 6`,
+      session,
+      position,
+    )
+    .toArray();
+  for (const row of rows) {
+    const other = speakerOf(row.content);
+    if (other && other.name !== speaker) return other.name;
+  }
+  return null;
+}

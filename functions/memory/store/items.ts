@@ -3,7 +3,8 @@ import { placeMentions, placeTerms } from '../retrieval/places.ts';
 import { analyseContent, speakerOf } from '../retrieval/text-analysis.ts';
 import { contentTimeTerms } from '../retrieval/time-terms.ts';
 import { lensMatches } from '../scopes/lens.ts';
-import { addresseeOf, linkEntities, unlinkEntities } from './entities.ts';
+import { aliasRowsOf, hasAliases, linkAliases, unlinkAliases, type AliasRow } from './aliases.ts';
+import { addresseeOf, linkEntities, otherSpeakerOf, unlinkEntities } from './entities.ts';
 import { ftsDelete, ftsInsert, type FtsRow } from './fts.ts';
 import { newId, newIds } from './ids.ts';
 import { jsonBatches } from './json-batches.ts';
@@ -119,6 +120,9 @@ export function insertItems(
   const fts: FtsRow[] = [];
   const vectorRows: NewVectorRow[] = [];
   const links: { seq: number; names: string[] }[] = [];
+  // Who is called what (store/aliases.ts): only in chats, and only once the step made the table.
+  const aliases: AliasRow[] = [];
+  const learnAliases = conversation && hasAliases(sql);
   const records: ItemRecord[] = items.map((item, i) => {
     const id = ids[i] ?? '';
     const seq = seqOf.get(id);
@@ -132,6 +136,10 @@ export function insertItems(
     const addressee =
       speaker && position !== null ? addresseeOf(sql, session ?? '', position, speaker.name) : null;
     const analysis = analyseContent(item.content, addressee);
+    if (learnAliases && speaker && position !== null) {
+      const other = addressee ?? otherSpeakerOf(sql, session ?? '', position, speaker.name);
+      aliases.push(...aliasRowsOf(seq, item.content, other));
+    }
     // Answer types and place terms both read the item's place names: found once.
     const places = conversation ? placeMentions(item.content) : [];
     fts.push({
@@ -167,6 +175,7 @@ export function insertItems(
   ftsInsert(sql, fts, conversation);
   insertVectors(sql, vectors, vectorRows);
   linkEntities(sql, links);
+  linkAliases(sql, aliases);
   return records;
 }
 
@@ -179,6 +188,7 @@ export function deleteItemRow(sql: SqlStorage, vectors: VectorCache, row: ItemRo
   ftsDelete(sql, row.seq);
   deleteVector(sql, vectors, row.seq);
   unlinkEntities(sql, row.seq);
+  unlinkAliases(sql, row.seq);
   sql.exec('DELETE FROM items WHERE seq = ?', row.seq);
 }
 

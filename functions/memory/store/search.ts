@@ -23,6 +23,8 @@ import { countStaleVectors } from './model-paths.ts';
 import { documentFrequencies, ftsSearch, type TermPolicy } from './fts.ts';
 import { withNeighbours } from './neighbours.ts';
 import { budgetOf } from './memory-budget.ts';
+import { questionWithAliases } from './aliases.ts';
+import { dateHintsFor } from './date-hints.ts';
 import { toRecord, type ItemRow } from './items.ts';
 import type { SearchHit, SearchMode, SearchRanks, SearchRequest } from './types.ts';
 import { hasConversation } from './validity.ts';
@@ -259,7 +261,13 @@ function rankMap(list: Scored[]): Map<number, number> {
 }
 
 /** Runs one query in the requested mode; results are lens-filtered and at most `k`. */
-export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest): SearchHit[] {
+export function search(sql: SqlStorage, cache: VectorCache, asked: SearchRequest): SearchHit[] {
+  const conversation = hasConversation(sql);
+  const read = probe(sql, conversation);
+  // A name the Context's chats call someone by is read as their speaker label ("What sports does
+  // Sam play?" -> Samantha; store/aliases.ts), for every arm that reads the question's words.
+  const text = conversation ? questionWithAliases(sql, asked.text, asked.lens, read) : asked.text;
+  const req = text === asked.text ? asked : { ...asked, text };
   const k = req.k;
   const accept = accepts(req);
   if (req.mode === 'vector') {
@@ -275,7 +283,6 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
         req.explain ? explainSingleArm('vector', list) : undefined,
       );
     }
-    const read = probe(sql, hasConversation(sql));
     const pool = vectorRanked(sql, cache, req, accept, Math.max(k * 3, VECTOR_MODE_POOL));
     read.prefetch(pool.map((r) => r.seq));
     const ranked = localVectorRanked(
@@ -287,14 +294,12 @@ export function search(sql: SqlStorage, cache: VectorCache, req: SearchRequest):
     const top = ranked.slice(0, k);
     return hydrate(sql, top, undefined, req.explain ? explainSingleArm('vector', top) : undefined);
   }
-  const conversation = hasConversation(sql);
-  const read = probe(sql, conversation);
   const asOf = req.asOf === undefined ? undefined : new Date(req.asOf);
   // The periods the question names, as date tokens for bm25, and the question without their
   // words (`plain`) for the arms that compare words by meaning: soft matching, the thesaurus
   // and the lexical gate. Left in, "last November" soft-matched turns that name January.
   const named = conversation
-    ? queryPeriods(req.text, asOf)
+    ? queryPeriods(req.text, asOf, dateHintsFor(sql, req.text))
     : { terms: [], rest: req.text, lexical: req.text };
   const periods = named.terms;
   const plain = named.rest;

@@ -11,6 +11,7 @@ import { turnTime } from './turn-time.ts';
 import { answerTypeTermsStep } from './answer-type-terms.ts';
 import { placeTermsStep } from './place-terms.ts';
 import { vectorIndexStep } from './vector-index.ts';
+import { aliasesStep } from './aliases.ts';
 
 /** Every per-Context schema step, in order. Append new versions; never reorder or edit. */
 export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
@@ -26,6 +27,7 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
   answerTypeTermsStep,
   placeTermsStep,
   vectorIndexStep,
+  aliasesStep,
 ];
 
 export const LATEST_SCHEMA_VERSION = SCHEMA_MIGRATIONS.length;

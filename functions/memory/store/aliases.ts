@@ -1,0 +1,119 @@
+import { aliasCandidates, namesCalled, withAliases } from '../retrieval/aliases.ts';
+import { speakerOf } from '../retrieval/text-analysis.ts';
+import { lensMatches, type Lens } from '../scopes/lens.ts';
+import { jsonBatches } from './json-batches.ts';
+import { hasTable } from './schema-facts.ts';
+import type { Probe } from './search-probe.ts';
+
+/**
+ * Who is called what in a Context's chats (issue 42, item 2; retrieval/aliases.ts finds the
+ * calls). `item_aliases` holds one row per turn and name it calls someone by: the alias, the
+ * speaker label it names, the turn. Votes are counted from the turns when a question is asked, so
+ * forgetting a turn takes its vote with it, and only turns the asker's lens may read vote: an
+ * alias learned from a team's memory is never used to rank another team's.
+ */
+
+/** Turns that must agree before a word is read as someone's label. */
+const MIN_VOTES = 2;
+/** The share of a word's votes its label must hold ("Sam" called to two people decides nothing). */
+const MIN_SHARE = 0.75;
+/** Vote rows read per question: a word called ten thousand times is decided well before. */
+const MAX_VOTE_ROWS = 400;
+
+export interface AliasRow {
+  seq: number;
+  alias: string;
+  /** The speaker label the alias names. */
+  name: string;
+}
+
+/** Whether this Context has the aliases step (schema/aliases.ts). */
+export function hasAliases(sql: SqlStorage): boolean {
+  return hasTable(sql, 'item_aliases');
+}
+
+/**
+ * The names a turn calls people by, as rows: a vocative names `addressee` (the other speaker of
+ * its session), a self-introduction the turn's speaker. A turn without a speaker prefix calls
+ * nobody; a vocative with no other speaker known yet is not counted.
+ */
+export function aliasRowsOf(seq: number, content: string, addressee: string | null): AliasRow[] {
+  const speaker = speakerOf(content);
+  if (speaker === null) return [];
+  return namesCalled(speaker.rest).flatMap((call) => {
+    const name = call.callee === 'speaker' ? speaker.name : addressee;
+    return name === null ? [] : [{ seq, alias: call.alias, name }];
+  });
+}
+
+export function linkAliases(sql: SqlStorage, rows: readonly AliasRow[]): void {
+  if (rows.length === 0) return;
+  for (const batch of jsonBatches(rows.map((r) => [r.alias, r.seq, r.name]))) {
+    sql.exec(
+      `INSERT OR IGNORE INTO item_aliases (alias, item_seq, name)
+       SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?)`,
+      batch,
+    );
+  }
+}
+
+export function unlinkAliases(sql: SqlStorage, seq: number): void {
+  if (hasAliases(sql)) sql.exec('DELETE FROM item_aliases WHERE item_seq = ?', seq);
+}
+
+/**
+ * The labels the question's words stand for, by the votes of the turns `lens` may read: a word
+ * whose best label has at least `MIN_VOTES` votes and `MIN_SHARE` of the word's, and is not the
+ * word itself (a label called by its own name, "Hey Priya", is not an alias).
+ */
+export function resolveAliases(
+  sql: SqlStorage,
+  question: string,
+  lens: Lens,
+  read: Probe,
+): Map<string, string> {
+  const resolved = new Map<string, string>();
+  if (!hasAliases(sql)) return resolved;
+  const candidates = aliasCandidates(question);
+  if (candidates.length === 0) return resolved;
+  const rows = sql
+    .exec<{ alias: string; name: string; item_seq: number }>(
+      `SELECT alias, name, item_seq FROM item_aliases
+       WHERE alias IN (SELECT value FROM json_each(?)) LIMIT ?`,
+      JSON.stringify(candidates),
+      MAX_VOTE_ROWS,
+    )
+    .toArray();
+  if (rows.length === 0) return resolved;
+  read.prefetch(rows.map((r) => r.item_seq));
+  const votes = new Map<string, Map<string, number>>();
+  for (const row of rows) {
+    const item = read(row.item_seq);
+    if (item === null || !lensMatches(lens, item.scopes)) continue;
+    const of = votes.get(row.alias) ?? new Map<string, number>();
+    of.set(row.name, (of.get(row.name) ?? 0) + 1);
+    votes.set(row.alias, of);
+  }
+  for (const [alias, of] of votes) {
+    let total = 0;
+    let best: [string, number] | null = null;
+    for (const [name, n] of of) {
+      total += n;
+      if (best === null || n > best[1] || (n === best[1] && name < best[0])) best = [name, n];
+    }
+    if (best === null || best[1] < MIN_VOTES || best[1] < MIN_SHARE * total) continue;
+    if (best[0].toLowerCase() === alias) continue;
+    resolved.set(alias, best[0]);
+  }
+  return resolved;
+}
+
+/** The question with the Context's aliases read as labels ("What does Sam play?" -> Samantha). */
+export function questionWithAliases(
+  sql: SqlStorage,
+  question: string,
+  lens: Lens,
+  read: Probe,
+): string {
+  return withAliases(question, resolveAliases(sql, question, lens, read));
+}
