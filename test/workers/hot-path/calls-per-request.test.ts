@@ -88,6 +88,32 @@ const SAMPLES: Record<string, (w: World) => Promise<Sample>> = {
     path: `/api/v1/${w.ctx}/facts/${await w.fact()}`,
     status: 204,
   }),
+  'GET /api/v1/:context_id/facts/:id/history': async (w) => ({
+    method: 'GET',
+    path: `/api/v1/${w.ctx}/facts/${await w.fact()}/history`,
+    status: 200,
+  }),
+  'PATCH /api/v1/:context_id/facts/:id': async (w) => ({
+    method: 'PATCH',
+    path: `/api/v1/${w.ctx}/facts/${await w.fact()}`,
+    body: { content: 'Ada now maintains the billing service and its alerts.' },
+    status: 200,
+  }),
+  'GET /api/v1/:context_id/entities': async (w) => ({
+    method: 'GET',
+    path: `/api/v1/${w.ctx}/entities`,
+    status: 200,
+  }),
+  // An entity the fixture facts gave the Context, read before counting starts.
+  'GET /api/v1/:context_id/entities/:name': async (w) => {
+    const res = await call('GET', `/api/v1/${w.ctx}/entities`, { key: w.key });
+    const name = (await json<{ entities: { name: string }[] }>(res)).entities[0]?.name ?? '';
+    return {
+      method: 'GET',
+      path: `/api/v1/${w.ctx}/entities/${encodeURIComponent(name)}`,
+      status: 200,
+    };
+  },
   'POST /api/v1/:context_id/query': async (w) => ({
     method: 'POST',
     path: `/api/v1/${w.ctx}/query`,
