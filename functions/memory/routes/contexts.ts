@@ -16,34 +16,39 @@ import {
   unprocessable,
 } from './schemas.ts';
 
-const ContextSummarySchema = z
-  .object({
-    id: z.string(),
-    schema_version: z.number().int(),
-    enforcement_blocked: z.boolean(),
-    token_limit: z.number().int().nullable(),
-    namespace: z.string().nullable(),
-    max_upload_bytes: z.number().int().openapi({
-      description:
-        'The effective per-file upload limit in bytes: the Context’s own, else the deployment default `MAX_UPLOAD_BYTES`',
-      example: 52428800,
-    }),
-    backup: BackupSettingSchema.nullable(),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
-  .openapi('ContextSummary');
-
-const ContextSchema = ContextSummarySchema.extend({
-  usage: z.object({
-    facts: z.number().int(),
-    chunks: z.number().int(),
-    reflections: z.number().int(),
-    sessions: z.number().int(),
-    turns: z.number().int(),
-    llm_tokens: z.number().int(),
+// One field list for both schemas, so each is a flat object in the OpenAPI document (`.extend`
+// of a named schema would make `Context` an allOf of `ContextSummary` and its own part).
+const contextFields = {
+  id: z.string(),
+  schema_version: z.number().int(),
+  enforcement_blocked: z.boolean(),
+  token_limit: z.number().int().nullable(),
+  namespace: z.string().nullable(),
+  max_upload_bytes: z.number().int().openapi({
+    description:
+      'The effective per-file upload limit in bytes: the Context’s own, else the deployment default `MAX_UPLOAD_BYTES`',
+    example: 52428800,
   }),
-}).openapi('Context');
+  backup: BackupSettingSchema.nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+};
+
+const ContextSummarySchema = z.object(contextFields).openapi('ContextSummary');
+
+const ContextSchema = z
+  .object({
+    ...contextFields,
+    usage: z.object({
+      facts: z.number().int(),
+      chunks: z.number().int(),
+      reflections: z.number().int(),
+      sessions: z.number().int(),
+      turns: z.number().int(),
+      llm_tokens: z.number().int(),
+    }),
+  })
+  .openapi('Context');
 
 const IdParam = z.object({
   id: z
