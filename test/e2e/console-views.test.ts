@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { afterFirstIdle } from '../support/chromium.ts';
 import { withConsole } from '../support/console-browser.ts';
-import { seedConsole, type ConsoleSeed } from '../support/console-seed.ts';
+import { documentsReady, seedConsole, type ConsoleSeed } from '../support/console-seed.ts';
 
 /**
  * Every console view against a seeded Context with the root management key: what each one shows
@@ -21,16 +21,7 @@ let seed: ConsoleSeed;
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
   seed = await seedConsole(base, root, `console-views-${Date.now()}`);
-  // The document is processed by a queue job: wait until it is ready, so its chunks exist.
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const res = await fetch(`${base}/api/v1/${seed.contextId}/documents`, {
-      headers: { authorization: `Bearer ${root}` },
-    });
-    const body = (await res.json()) as { documents: { status: string }[] };
-    if (body.documents.every((d) => d.status === 'ready' || d.status === 'failed')) break;
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  await documentsReady(base, root, seed.contextId);
 });
 
 const asRoot = () => ({ key: root, contextId: seed.contextId });
