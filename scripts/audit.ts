@@ -32,18 +32,21 @@ const SECTIONS = {
 } as const;
 
 function spec(options: AuditOptions): ReportSpec {
-  const flags = options.complete ? '' : ' --page …';
+  // A narrowed run says so in its command line (it is printed, never written to the docs).
+  const narrowed = options.complete ? '' : ' --page …';
   if (!options.console) {
     return {
       title: '## Site: Lighthouse and axe-core audit',
-      command: `npm run build && npm run audit${flags}`,
+      command: options.complete
+        ? 'npm run build && npm run audit'
+        : `npm run build && npm run audit --${narrowed}`,
       runs: options.runs,
       targets: { performance: 95, accessibility: 98, 'best-practices': 100, seo: 100 },
     };
   }
   return {
     title: '## Measured: Lighthouse and axe-core, signed in',
-    command: `npm run build && npm run audit -- --console${flags}`,
+    command: `npm run build && npm run audit -- --console${narrowed}`,
     runs: options.runs,
     targets: { performance: 95, accessibility: 95, 'best-practices': 95, seo: 95 },
     note:
