@@ -8,7 +8,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterFirstIdle } from '../../test/support/chromium.ts';
-import { documentsReady, seedConsole } from '../../test/support/console-seed.ts';
+import { documentsReady, seedConsole, send } from '../../test/support/console-seed.ts';
 import { startDevServer } from '../../test/support/wrangler-dev.ts';
 import { measure, saveReport, type PageResult } from './measure.ts';
 import { signInScript } from './sign-in-script.ts';
@@ -20,28 +20,17 @@ const MORE_TURNS = [
   ['assistant', 'Noted: next deploy on Thursday; Alice is at the Munich offsite on Friday.'],
 ] as const;
 
-async function call(base: string, key: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return JSON.parse(text) as unknown;
-}
-
 /** Seeds the Context the console opens and returns the script that signs a tab in to it. */
 async function seed(base: string, root: string): Promise<string> {
   const { contextId } = await seedConsole(base, root, `console-audit-${Date.now()}`);
   for (const [role, content] of MORE_TURNS) {
-    await call(base, root, 'POST', `/api/v1/${contextId}/sessions/standup-eng/turns`, {
+    await send(base, root, 'POST', `/api/v1/${contextId}/sessions/standup-eng/turns`, {
       role,
       content,
     });
   }
   await documentsReady(base, root, contextId);
-  const who = await call(base, root, 'GET', '/api/v1/whoami');
+  const who = await send(base, root, 'GET', '/api/v1/whoami');
   return signInScript({ origin: new URL(base).origin, key: root, contextId, who });
 }
 

@@ -14,7 +14,8 @@ export interface ConsoleSeed {
   salesWords: string[];
 }
 
-async function send(
+/** One call of the public API as `key`; the parsed JSON answer (null when empty). */
+export async function send(
   base: string,
   key: string,
   method: string,
