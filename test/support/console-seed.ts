@@ -14,7 +14,8 @@ export interface ConsoleSeed {
   salesWords: string[];
 }
 
-async function send(
+/** One call of the public API as `key`; the parsed JSON answer (null when empty). */
+export async function send(
   base: string,
   key: string,
   method: string,
@@ -91,4 +92,18 @@ export async function seedConsole(
     aliceOldId,
     salesWords: ['Initech', 'Carol', 'Zanzibar', 'call-sales'],
   };
+}
+
+/** Waits (up to a minute) until the Context's documents are processed, so their chunks exist. */
+export async function documentsReady(base: string, key: string, contextId: string): Promise<void> {
+  // A document is processed by a queue job after the upload has been answered.
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const res = await fetch(`${base}/api/v1/${contextId}/documents`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const body = (await res.json()) as { documents: { status: string }[] };
+    if (body.documents.every((d) => d.status === 'ready' || d.status === 'failed')) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
 }

@@ -29,12 +29,13 @@ function paintHeader(session: ConsoleSession | null): void {
   const who = document.getElementById('console-who');
   if (who) {
     const name = session?.who ? ` (${session.who.principal.display_name})` : '';
-    fill(
-      who,
+    const text =
       session === null
         ? 'Not signed in'
-        : `${session.kind} key${name} · ${session.contextId === null ? 'no Context chosen' : session.contextId}`,
-    );
+        : `${session.kind} key${name} · ${session.contextId === null ? 'no Context chosen' : session.contextId}`;
+    fill(who, text);
+    // The line is cut with an ellipsis when it is too long (console.css): the whole of it on hover.
+    who.title = text;
   }
   // Hidden by visibility, not removed: the header keeps its height, so nothing below it shifts.
   document.body.dataset.session = session === null ? 'none' : session.kind;
