@@ -86,6 +86,15 @@ export function entityIdsByName(sql: SqlStorage, names: string[]): number[] {
     .map((r) => r.id);
 }
 
+/** The first of `rows` (chat turns, nearest first) spoken by someone other than `speaker`. */
+function otherSpeakerIn(rows: readonly { content: string }[], speaker: string): string | null {
+  for (const row of rows) {
+    const other = speakerOf(row.content);
+    if (other && other.name !== speaker) return other.name;
+  }
+  return null;
+}
+
 /**
  * The speaker a chat turn answers: the nearest earlier turn of the same session spoken by someone
  * else (by `position`, on the session index). Null when there is none or none has a prefix.
@@ -104,11 +113,7 @@ export function addresseeOf(
       position,
     )
     .toArray();
-  for (const row of rows) {
-    const other = speakerOf(row.content);
-    if (other && other.name !== speaker) return other.name;
-  }
-  return null;
+  return otherSpeakerIn(rows, speaker);
 }
 
 /**
@@ -131,9 +136,5 @@ export function otherSpeakerOf(
       position,
     )
     .toArray();
-  for (const row of rows) {
-    const other = speakerOf(row.content);
-    if (other && other.name !== speaker) return other.name;
-  }
-  return null;
+  return otherSpeakerIn(rows, speaker);
 }

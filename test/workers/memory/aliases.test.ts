@@ -8,20 +8,15 @@ import { search } from '../../../functions/memory/store/search.ts';
 import { probe } from '../../../functions/memory/store/search-probe.ts';
 import type { NewItem } from '../../../functions/memory/store/types.ts';
 import { VectorCache } from '../../../functions/memory/store/vectors.ts';
-import { call, json, setup, writeTurns } from './helpers.ts';
+import { call, json, plainItem, setup, writeTurns } from './helpers.ts';
 
 const EVERYTHING = [['*']];
 
 /** Chat turns of one session, in order, with `scopes`. */
 function turns(session: string, contents: string[], scopes: string[] = []): NewItem[] {
   return contents.map((content, position) => ({
-    kind: 'fact',
-    content,
+    ...plainItem(content),
     scopes,
-    metadata: null,
-    sessionId: null,
-    sourceId: null,
-    vector: null,
     session,
     position,
     validFrom: `2024-03-${String(position + 1).padStart(2, '0')}T09:00:00Z`,

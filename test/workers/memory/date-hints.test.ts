@@ -6,21 +6,11 @@ import { applyMigrations } from '../../../functions/memory/store/schema/runner.t
 import { search } from '../../../functions/memory/store/search.ts';
 import type { NewItem } from '../../../functions/memory/store/types.ts';
 import { VectorCache } from '../../../functions/memory/store/vectors.ts';
+import { plainItem } from './helpers.ts';
 
 /** One chat turn a day: `said` is its `valid_from`. */
 function turn(content: string, said: string, position: number): NewItem {
-  return {
-    kind: 'fact',
-    content,
-    scopes: [],
-    metadata: null,
-    sessionId: null,
-    sourceId: null,
-    vector: null,
-    session: said.slice(0, 10),
-    position,
-    validFrom: said,
-  };
+  return { ...plainItem(content), session: said.slice(0, 10), position, validFrom: said };
 }
 
 const NOW = '2024-04-30T12:00:00.000Z';
