@@ -1,5 +1,5 @@
 import { aliasCandidates, namesCalled, withAliases } from '../retrieval/aliases.ts';
-import { speakerOf } from '../retrieval/text-analysis.ts';
+import type { Speaker } from '../retrieval/text-analysis.ts';
 import { lensMatches, type Lens } from '../scopes/lens.ts';
 import { jsonBatches } from './json-batches.ts';
 import { hasTable } from './schema-facts.ts';
@@ -33,15 +33,21 @@ export function hasAliases(sql: SqlStorage): boolean {
 }
 
 /**
- * The names a turn calls people by, as rows: a vocative names `addressee` (the other speaker of
- * its session), a self-introduction the turn's speaker. A turn without a speaker prefix calls
- * nobody; a vocative with no other speaker known yet is not counted.
+ * The names a turn calls people by, as rows: a vocative names the other speaker of its session
+ * (`addressee`, asked only when the turn has a vocative: most turns have none, and finding the
+ * other speaker can take a read), a self-introduction the turn's speaker. A vocative with no other
+ * speaker known yet is not counted.
  */
-export function aliasRowsOf(seq: number, content: string, addressee: string | null): AliasRow[] {
-  const speaker = speakerOf(content);
-  if (speaker === null) return [];
-  return namesCalled(speaker.rest).flatMap((call) => {
-    const name = call.callee === 'speaker' ? speaker.name : addressee;
+export function aliasRowsOf(
+  seq: number,
+  speaker: Speaker,
+  addressee: () => string | null,
+): AliasRow[] {
+  const calls = namesCalled(speaker.rest);
+  if (calls.length === 0) return [];
+  let other: string | null | undefined;
+  return calls.flatMap((call) => {
+    const name = call.callee === 'speaker' ? speaker.name : (other ??= addressee());
     return name === null ? [] : [{ seq, alias: call.alias, name }];
   });
 }

@@ -117,17 +117,16 @@ export function addresseeOf(
 }
 
 /**
- * The other speaker of a chat turn's session: whom it answers (`addresseeOf`) or, for a session's
- * opening turns, who answers it among the turns already written ("Morning Sammy!" opens a day).
+ * Who answers a chat turn among the turns of its session already written after it: the other
+ * speaker of a session's opening turns ("Morning Sammy!" opens a day), which `addresseeOf` cannot
+ * name.
  */
-export function otherSpeakerOf(
+export function answeredBy(
   sql: SqlStorage,
   session: string,
   position: number,
   speaker: string,
 ): string | null {
-  const before = addresseeOf(sql, session, position, speaker);
-  if (before !== null) return before;
   const rows = sql
     .exec<{ content: string }>(
       `SELECT content FROM items WHERE session_label = ? AND position > ?

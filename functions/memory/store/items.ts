@@ -4,7 +4,7 @@ import { analyseContent, speakerOf } from '../retrieval/text-analysis.ts';
 import { contentTimeTerms } from '../retrieval/time-terms.ts';
 import { lensMatches } from '../scopes/lens.ts';
 import { aliasRowsOf, hasAliases, linkAliases, unlinkAliases, type AliasRow } from './aliases.ts';
-import { addresseeOf, linkEntities, otherSpeakerOf, unlinkEntities } from './entities.ts';
+import { addresseeOf, answeredBy, linkEntities, unlinkEntities } from './entities.ts';
 import { ftsDelete, ftsInsert, type FtsRow } from './fts.ts';
 import { newId, newIds } from './ids.ts';
 import { jsonBatches } from './json-batches.ts';
@@ -137,8 +137,8 @@ export function insertItems(
       speaker && position !== null ? addresseeOf(sql, session ?? '', position, speaker.name) : null;
     const analysis = analyseContent(item.content, addressee);
     if (learnAliases && speaker && position !== null) {
-      const other = addressee ?? otherSpeakerOf(sql, session ?? '', position, speaker.name);
-      aliases.push(...aliasRowsOf(seq, item.content, other));
+      const other = () => addressee ?? answeredBy(sql, session ?? '', position, speaker.name);
+      aliases.push(...aliasRowsOf(seq, speaker, other));
     }
     // Answer types and place terms both read the item's place names: found once.
     const places = conversation ? placeMentions(item.content) : [];

@@ -55,7 +55,10 @@ export const aliasesStep: SchemaMigration = {
     let turns: TurnRow[] = [];
     const flush = (): void => {
       const others = otherSpeakers(turns);
-      turns.forEach((t, i) => rows.push(...aliasRowsOf(t.seq, t.content, others[i] ?? null)));
+      turns.forEach((t, i) => {
+        const speaker = speakerOf(t.content);
+        if (speaker) rows.push(...aliasRowsOf(t.seq, speaker, () => others[i] ?? null));
+      });
       turns = [];
     };
     for (const row of sql.exec<TurnRow>(
