@@ -32,6 +32,13 @@ const PARTS: Part[] = [
   { name: 'bundle', module: './bundle.ts', exportName: 'runBundleBench' },
   // One Context grown to 10k, 100k and 1M facts: heap, cold and warm queries, disk, ANN recall.
   { name: 'scale', module: './scale.ts', exportName: 'runScaleBench', onlyWhenNamed: true },
+  // The same Context's store in this process, per statement: where the time goes (prints only).
+  {
+    name: 'scale-profile',
+    module: './scale-profile.ts',
+    exportName: 'runScaleProfile',
+    onlyWhenNamed: true,
+  },
   // Lighthouse and axe-core on the audited pages (also alone: `npm run audit`).
   { name: 'audit', module: '../audit.ts', exportName: 'runAudit' },
 ];

@@ -67,9 +67,15 @@ class NodeCursor<T extends Row> implements Iterable<T> {
   }
 }
 
-/** A throw-away in-memory database shaped like `DurableObjectState['storage']` where it matters. */
-export function nodeStorage(): { sql: SqlStorage; transactionSync<T>(fn: () => T): T } {
-  const db = new DatabaseSync(':memory:');
+/**
+ * A database shaped like `DurableObjectState['storage']` where it matters: throw-away and in
+ * memory, or in `path` (the scale profiler keeps a grown Context there to ask it again).
+ */
+export function nodeStorage(path = ':memory:'): {
+  sql: SqlStorage;
+  transactionSync<T>(fn: () => T): T;
+} {
+  const db = new DatabaseSync(path);
   const statements = new Map<string, StatementSync>();
   const prepared = (query: string): StatementSync => {
     let statement = statements.get(query);

@@ -46,6 +46,8 @@ export const SKIPPED_TABLES = new Set([
   '_vector_gens',
   '_vector_lists',
   '_vector_postings',
+  '_vector_blocks',
+  '_vector_filters',
 ]);
 // SQLite's own tables, the runtime's (`_cf_KV`) and the local simulator's (`__miniflare_do_name`).
 const PLATFORM_PREFIXES = ['sqlite_', '_cf_', '__'];

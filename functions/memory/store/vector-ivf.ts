@@ -8,8 +8,8 @@
  *   at a million 100-dimension vectors).
  * - **Postings**: each vector sits in the list of its nearest centroid, as an int8 code (a float32
  *   scale, then one signed byte per dimension): 104 bytes at 100 dimensions, 772 at 768, about a
- *   quarter of the float vector, beside the item's kind and scopes. A list is one contiguous key
- *   range of `_vector_postings`.
+ *   quarter of the float vector, beside the item's kind and scopes. A list is packed in blocks of
+ *   `_vector_blocks` plus a tail of `_vector_postings` rows that writes add (vector-blocks.ts).
  * - **Search**: the query is compared with every centroid and the nearest `nprobe` lists are
  *   read; the rows the query's kinds and lens admit are scored by their codes (filtering first
  *   keeps a narrow lens from filling the candidates with rows it then drops: recall@10 0.922 ->
@@ -22,6 +22,8 @@
  *   until they have, the older generation's lists are probed too, and afterwards it is deleted.
  *   Before the first generation has taken every vector in, the rest are scanned exactly.
  */
+import { hasTable } from './schema-facts.ts';
+import { appendByList, filterId, type BlockEntry } from './vector-blocks.ts';
 
 export interface Generation {
   gen: number;
@@ -33,6 +35,8 @@ export interface Generation {
   endSeq: number;
   /** `lists` unit centroids, packed. */
   centroids: Float32Array;
+  /** Entries deletions left in this generation's blocks (schema step 14; 0 before it). */
+  dead: number;
 }
 
 /** Vectors below which no index is trained (an exact scan reads them at least as fast). */
@@ -198,6 +202,7 @@ export function kmeans(
 
 interface GenRow {
   gen: number;
+  dead: number;
   dims: number;
   lists: number;
   trained_rows: number;
@@ -208,9 +213,11 @@ interface GenRow {
 
 /** The model's generations, oldest first, with their centroids. */
 export function loadGenerations(sql: SqlStorage, modelId: string): Generation[] {
+  const dead = hasBlocks(sql) ? 'dead' : '0 AS dead';
   const rows = sql
     .exec<GenRow>(
-      'SELECT gen, dims, lists, trained_rows, next_seq, end_seq FROM _vector_gens WHERE model_id = ? ORDER BY gen',
+      `SELECT gen, dims, lists, trained_rows, next_seq, end_seq, ${dead}
+         FROM _vector_gens WHERE model_id = ? ORDER BY gen`,
       modelId,
     )
     .toArray();
@@ -230,11 +237,23 @@ export function loadGenerations(sql: SqlStorage, modelId: string): Generation[] 
       nextSeq: row.next_seq,
       endSeq: row.end_seq,
       centroids,
+      dead: row.dead,
     };
   });
 }
 
-/** Writes `v`'s code into the list of `g` it is nearest to (replacing any posting of `seq`). */
+/**
+ * Whether the lists are packed in blocks (schema step 14). Before it, every entry is a posting
+ * row, as the tail is after it.
+ */
+export function hasBlocks(sql: SqlStorage): boolean {
+  return hasTable(sql, '_vector_blocks');
+}
+
+/**
+ * Writes `v`'s code into the tail of the list of `g` it is nearest to (replacing any tail row of
+ * `seq`); the background step packs the tail into blocks (vector-blocks.ts).
+ */
 export function addPosting(
   sql: SqlStorage,
   modelId: string,
@@ -256,18 +275,35 @@ export function addPosting(
   );
 }
 
-export function removePosting(sql: SqlStorage, seq: number): void {
-  sql.exec('DELETE FROM _vector_postings WHERE item_seq = ?', seq);
+/**
+ * Removes `seq`'s tail row. An entry already packed stays in its block until the lists are
+ * rewritten (candidates are checked against `items` and rescored from `item_vectors`, so it is
+ * never returned): it is counted as dead in every model's newest generation, and `true` says so.
+ */
+export function removePosting(sql: SqlStorage, seq: number): boolean {
+  const tail = sql
+    .exec('DELETE FROM _vector_postings WHERE item_seq = ? RETURNING item_seq', seq)
+    .toArray().length;
+  if (tail > 0 || !hasBlocks(sql)) return false;
+  sql.exec(`UPDATE _vector_gens SET dead = dead + 1
+             WHERE (model_id, gen) IN (SELECT model_id, MAX(gen) FROM _vector_gens GROUP BY model_id)`);
+  return true;
 }
 
 /** What a background step should do next for `modelId`, given its vector count. */
 export type IvfWork = 'train' | 'backfill' | null;
+
+/** Dead block entries, as a share of the vectors, from which the lists are rewritten. */
+const DEAD_SHARE = 0.25;
 
 export function workFor(gens: readonly Generation[], rows: number): IvfWork {
   const latest = gens[gens.length - 1];
   if (!latest) return rows >= IVF_MIN_ROWS ? 'train' : null;
   if (latest.nextSeq <= latest.endSeq) return 'backfill';
   if (rows >= RETRAIN_GROWTH * latest.trainedRows && listsFor(rows) > latest.lists) return 'train';
+  // A Context that deletes more than it grows: a new generation rewrites the lists without them.
+  if (rows >= IVF_MIN_ROWS && latest.dead > DEAD_SHARE * Math.max(rows, latest.trainedRows))
+    return 'train';
   return null;
 }
 
@@ -345,11 +381,32 @@ export function backfill(sql: SqlStorage, modelId: string, g: Generation): boole
       batch,
     )
     .toArray();
-  for (const row of rows) {
-    const item = { seq: row.item_seq, kind: row.kind, scopes: row.scopes };
-    if (row.dims === g.dims) addPosting(sql, modelId, g, item, new Float32Array(row.vector));
-    else removePosting(sql, row.item_seq);
-  }
+  if (hasBlocks(sql)) {
+    // Straight into blocks: a whole batch per list at a time, no tail rows to pack later.
+    const memo = new Map<string, number>();
+    const entries: { list: number; entry: BlockEntry }[] = [];
+    for (const row of rows) {
+      sql.exec('DELETE FROM _vector_postings WHERE item_seq = ?', row.item_seq);
+      if (row.dims !== g.dims) continue;
+      const v = new Float32Array(row.vector);
+      const code = encode(v);
+      entries.push({
+        list: nearestList(g, v),
+        entry: {
+          seq: row.item_seq,
+          filter: filterId(sql, row.kind, row.scopes, memo),
+          scale: new DataView(code.buffer).getFloat32(0, true),
+          code: new Int8Array(code.buffer, 4),
+        },
+      });
+    }
+    appendByList(sql, modelId, g, entries);
+  } else
+    for (const row of rows) {
+      const item = { seq: row.item_seq, kind: row.kind, scopes: row.scopes };
+      if (row.dims === g.dims) addPosting(sql, modelId, g, item, new Float32Array(row.vector));
+      else removePosting(sql, row.item_seq);
+    }
   const last = rows[rows.length - 1];
   const next = rows.length < batch || !last ? g.endSeq + 1 : last.item_seq + 1;
   sql.exec(
@@ -362,6 +419,8 @@ export function backfill(sql: SqlStorage, modelId: string, g: Generation): boole
   sql.exec('DELETE FROM _vector_lists WHERE model_id = ? AND gen < ?', modelId, g.gen);
   sql.exec('DELETE FROM _vector_gens WHERE model_id = ? AND gen < ?', modelId, g.gen);
   sql.exec('DELETE FROM _vector_postings WHERE model_id = ? AND gen < ?', modelId, g.gen);
+  if (hasBlocks(sql))
+    sql.exec('DELETE FROM _vector_blocks WHERE model_id = ? AND gen < ?', modelId, g.gen);
   return false;
 }
 
@@ -370,4 +429,5 @@ export function dropOtherModels(sql: SqlStorage, keep: string): void {
   sql.exec('DELETE FROM _vector_lists WHERE model_id <> ?', keep);
   sql.exec('DELETE FROM _vector_gens WHERE model_id <> ?', keep);
   sql.exec('DELETE FROM _vector_postings WHERE model_id <> ?', keep);
+  if (hasBlocks(sql)) sql.exec('DELETE FROM _vector_blocks WHERE model_id <> ?', keep);
 }

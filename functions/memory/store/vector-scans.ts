@@ -4,7 +4,8 @@
  * scores. Only the best hits are held, whatever the Context's size.
  */
 import { hasValidity } from './validity.ts';
-import { codeDot, nearestLists, nprobeFor, type Generation } from './vector-ivf.ts';
+import { filterRows, readBlocks, type Block } from './vector-blocks.ts';
+import { codeDot, hasBlocks, nearestLists, nprobeFor, type Generation } from './vector-ivf.ts';
 import { dotAt, TopK, type ScoredSeq, type VectorFilter } from './vector-matrix.ts';
 
 /** `accept` asked once per distinct (scopes text, kind, closed). */
@@ -70,6 +71,87 @@ const CANDIDATES_PER_HIT = 4;
 const CANDIDATE_SLACK = 64;
 const RESCORE_SLACK = 16;
 
+/**
+ * Whether a block entry's filter id may pass `admits` (open or closed: validity, which
+ * supersession changes, is read for the candidates), decided once per id and query: `learn`
+ * reads the ids a set of blocks has that are not decided yet, in one statement.
+ */
+class FilterIds {
+  private readonly decided = new Map<number, boolean>();
+
+  private readonly sql: SqlStorage;
+  private readonly admits: (scopes: string, kind: string, closed: boolean) => boolean;
+
+  constructor(sql: SqlStorage, admits: (scopes: string, kind: string, closed: boolean) => boolean) {
+    this.sql = sql;
+    this.admits = admits;
+  }
+
+  learn(blocks: readonly Block[]): void {
+    const unknown = new Set<number>();
+    for (const block of blocks)
+      for (const id of block.filters) if (!this.decided.has(id)) unknown.add(id);
+    if (unknown.size === 0) return;
+    const rows = filterRows(this.sql, [...unknown]);
+    for (const id of unknown) {
+      const row = rows.get(id);
+      this.decided.set(
+        id,
+        row !== undefined &&
+          (this.admits(row.scopes, row.kind, false) || this.admits(row.scopes, row.kind, true)),
+      );
+    }
+  }
+
+  admitted(id: number): boolean {
+    return this.decided.get(id) === true;
+  }
+}
+
+/** Offers every admitted entry of the probed lists of `g`: its blocks, then its tail rows. */
+function scoreLists(
+  sql: SqlStorage,
+  modelId: string,
+  g: Generation,
+  lists: readonly number[],
+  query: Float32Array,
+  admits: (scopes: string, kind: string, closed: boolean) => boolean,
+  filterIds: FilterIds | null,
+  candidates: TopK,
+): void {
+  if (filterIds) {
+    const blocks = readBlocks(sql, modelId, g, lists);
+    filterIds.learn(blocks);
+    for (const block of blocks) {
+      const dims = g.dims;
+      const n = Math.min(query.length, dims);
+      for (let e = 0; e < block.n; e++) {
+        if (!filterIds.admitted(block.filters[e] as number)) continue;
+        const base = e * dims;
+        let dot = 0;
+        for (let i = 0; i < n; i++) dot += (query[i] as number) * (block.codes[base + i] as number);
+        candidates.offer(block.seqs[e] as number, dot * (block.scales[e] as number));
+      }
+    }
+  }
+  for (const row of sql.exec<{
+    item_seq: number;
+    kind: string;
+    scopes: string;
+    code: ArrayBuffer;
+  }>(
+    `SELECT item_seq, kind, scopes, code FROM _vector_postings
+      WHERE model_id = ? AND gen = ? AND list IN (SELECT value FROM json_each(?))`,
+    modelId,
+    g.gen,
+    JSON.stringify(lists),
+  ))
+    // Kinds and lens before scoring (an item's are fixed); validity, which supersession
+    // changes, is read for the candidates.
+    if (admits(row.scopes, row.kind, false) || admits(row.scopes, row.kind, true))
+      candidates.offer(row.item_seq, codeDot(query, row.code));
+}
+
 /** IVF search (vector-ivf.ts): probe, score codes, filter, rescore exactly. */
 export function ivfSearch(
   sql: SqlStorage,
@@ -87,31 +169,17 @@ export function ivfSearch(
       ? streamedScan(sql, modelId, query, limit, accept, [first.nextSeq, first.endSeq])
       : [];
   const admits = memoFilter(accept);
+  const filterIds = hasBlocks(sql) ? new FilterIds(sql, admits) : null;
   const closed = closedColumn(sql, '');
   for (let factor = 1; ; factor *= 4) {
     const probes = Math.min(maxLists, nprobeFor(maxLists) * factor);
     const candidates = new TopK((limit * CANDIDATES_PER_HIT + CANDIDATE_SLACK) * factor);
     for (const g of gens) {
-      for (const list of nearestLists(g, query, Math.min(g.lists, probes))) {
-        for (const row of sql.exec<{
-          item_seq: number;
-          kind: string;
-          scopes: string;
-          code: ArrayBuffer;
-        }>(
-          `SELECT item_seq, kind, scopes, code FROM _vector_postings
-            WHERE model_id = ? AND gen = ? AND list = ?`,
-          modelId,
-          g.gen,
-          list,
-        ))
-          // Kinds and lens before scoring (an item's are fixed); validity, which supersession
-          // changes, is read for the candidates below.
-          if (admits(row.scopes, row.kind, false) || admits(row.scopes, row.kind, true))
-            candidates.offer(row.item_seq, codeDot(query, row.code));
-      }
+      const lists = nearestLists(g, query, Math.min(g.lists, probes));
+      scoreLists(sql, modelId, g, lists, query, admits, filterIds, candidates);
     }
-    const order = candidates.hits.map((h) => h.seq);
+    // A seq can be offered twice: from a block and a tail row written after a re-embedding.
+    const order = [...new Set(candidates.hits.map((h) => h.seq))];
     const admitted = new Set<number>();
     for (const row of sql.exec<FilterRow>(
       `SELECT seq, scopes, kind, ${closed} AS closed FROM items

@@ -4,10 +4,12 @@ import { hasTable } from './schema-facts.ts';
 import type { StoredVector } from './types.ts';
 import { hasValidity } from './validity.ts';
 import { ivfSearch, streamedScan } from './vector-scans.ts';
+import { packTail, tailFull } from './vector-blocks.ts';
 import {
   addPosting,
   backfill,
   generationBytes,
+  hasBlocks,
   loadGenerations,
   removePosting,
   trainGeneration,
@@ -36,10 +38,18 @@ export class VectorCache {
   private matrix: VectorMatrix | null = null;
   private readonly gens = new Map<string, Generation[]>();
   /** Asks the object for a background step (an alarm); set by the object. */
-  private schedule: (() => void) | null = null;
+  private scheduler: (() => void) | null = null;
+  /** Asked and not run yet: one alarm serves every write until it runs. */
+  private asked = false;
 
   setScheduler(schedule: () => void): void {
-    this.schedule = schedule;
+    this.scheduler = schedule;
+  }
+
+  private schedule(): void {
+    if (this.asked || !this.scheduler) return;
+    this.asked = true;
+    this.scheduler();
   }
 
   private bytes(): number {
@@ -128,11 +138,19 @@ export class VectorCache {
 
   onDelete(sql: SqlStorage, seq: number): void {
     this.matrix?.delete(seq);
-    if (hasTable(sql, '_vector_postings')) removePosting(sql, seq);
+    if (!hasTable(sql, '_vector_postings') || !removePosting(sql, seq)) return;
+    // The same count as SQLite's, on the generations held; enough dead asks for a rewrite.
+    for (const [modelId, gens] of this.gens) {
+      const latest = gens.at(-1);
+      if (!latest) continue;
+      latest.dead += 1;
+      if (workFor(gens, vectorCount(sql, modelId)) !== null) this.schedule();
+    }
   }
 
   /** Forget everything (e.g. after a rollback or a migration rewrote vectors). */
   reset(): void {
+    this.asked = false;
     this.modelId = null;
     this.matrix = null;
     this.gens.clear();
@@ -140,9 +158,12 @@ export class VectorCache {
 
   /** After a write of `modelId`'s vectors: asks for a background step if the index needs one. */
   afterWrite(sql: SqlStorage, modelId: string): void {
+    if (this.asked) return;
     const rows = vectorCount(sql, modelId);
     if (this.inMemory(sql, rows, this.dimsOf(sql, modelId))) return;
-    if (workFor(this.generations(sql, modelId), rows) !== null) this.schedule?.();
+    const gens = this.generations(sql, modelId);
+    // A write with an index adds a tail row: the step decides whether the tail is worth packing.
+    if (workFor(gens, rows) !== null || (gens.length > 0 && hasBlocks(sql))) this.schedule();
   }
 
   private dimsOf(sql: SqlStorage, modelId: string): number {
@@ -175,7 +196,7 @@ export class VectorCache {
       this.modelId = null;
     }
     const gens = this.generations(sql, modelId);
-    if (workFor(gens, rows) !== null) this.schedule?.();
+    if (workFor(gens, rows) !== null) this.schedule();
     const hits =
       gens.length === 0
         ? streamedScan(sql, modelId, values, limit, accept, null)
@@ -190,6 +211,7 @@ export class VectorCache {
    * whether more steps are needed.
    */
   maintain(sql: SqlStorage): boolean {
+    this.asked = false;
     if (!hasTable(sql, '_vector_gens')) return false;
     let more = false;
     const models = sql
@@ -204,6 +226,9 @@ export class VectorCache {
       const latest = gens.at(-1);
       if (work === 'train') trainGeneration(sql, modelId, rows, latest);
       else if (work === 'backfill' && latest) backfill(sql, modelId, latest);
+      // The tail is packed once the lists are trained and filled (a backfill writes blocks).
+      else if (work === null && latest && hasBlocks(sql) && tailFull(sql, modelId, latest))
+        more = packTail(sql, modelId, latest) || more;
       this.gens.delete(modelId);
       if (workFor(this.generations(sql, modelId), rows) !== null) more = true;
     }

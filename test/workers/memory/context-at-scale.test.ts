@@ -1,6 +1,6 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { insertItems } from '../../../functions/memory/store/items.ts';
+import { deleteItemRow, insertItems, type ItemRow } from '../../../functions/memory/store/items.ts';
 import { plannedSearch } from '../../../functions/memory/store/search.ts';
 import {
   budgetOf,
@@ -10,6 +10,7 @@ import {
 import { applyMigrations } from '../../../functions/memory/store/schema/runner.ts';
 import type { NewItem } from '../../../functions/memory/store/types.ts';
 import { VectorMatrix, type VectorFilter } from '../../../functions/memory/store/vector-matrix.ts';
+import { BLOCK_ENTRIES, PACK_AT } from '../../../functions/memory/store/vector-blocks.ts';
 import { VectorCache, vectorCount } from '../../../functions/memory/store/vectors.ts';
 import { call, json, setup } from './helpers.ts';
 
@@ -89,6 +90,14 @@ function exactTop(sql: SqlStorage, query: Float32Array, k: number, accept: Vecto
   return matrix.search(query, k, accept);
 }
 
+/** Entries of the IVF lists: packed in blocks and in the tail. */
+function indexedEntries(sql: SqlStorage): number {
+  const packed = sql
+    .exec<{ n: number }>('SELECT COALESCE(SUM(n), 0) AS n FROM _vector_blocks')
+    .one().n;
+  return packed + sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM _vector_postings').one().n;
+}
+
 describe('vectors beyond the memory budget', () => {
   it('a small set through the IVF path gives the exact scan top 10, during and after backfill', async () => {
     await runInDurableObject(env.CONTEXT_STORE.getByName('scale-ivf-small'), (_obj, state) => {
@@ -116,8 +125,9 @@ describe('vectors beyond the memory budget', () => {
       for (const q of queries)
         expect(search(q, everything)).toEqual(exactTop(sql, q, 10, everything));
       while (state.storage.transactionSync(() => cache.maintain(sql)));
-      const posted = sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM _vector_postings').one().n;
-      expect(posted).toBe(200);
+      // The backfill writes packed blocks, no tail rows.
+      expect(sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM _vector_postings').one().n).toBe(0);
+      expect(indexedEntries(sql)).toBe(200);
       for (const q of queries) {
         expect(search(q, everything)).toEqual(exactTop(sql, q, 10, everything));
         expect(search(q, engOnly)).toEqual(exactTop(sql, q, 10, engOnly));
@@ -129,8 +139,9 @@ describe('vectors beyond the memory budget', () => {
         insertItems(sql, cache, items(more, 200), '2024-01-02T00:00:00.000Z'),
       );
       expect(sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM _vector_postings').one().n).toBe(
-        240,
+        40,
       );
+      expect(indexedEntries(sql)).toBe(240);
       const gone = search(queries[0] ?? new Float32Array(32), everything)[0]?.seq ?? -1;
       state.storage.transactionSync(() => {
         sql.exec('DELETE FROM item_vectors WHERE item_seq = ?', gone);
@@ -169,6 +180,144 @@ describe('vectors beyond the memory budget', () => {
       }
       expect(found / (queries.length * 10)).toBeGreaterThanOrEqual(0.9);
       expect(budgetOf(sql).total()).toBeLessThanOrEqual(64 * 1024);
+    });
+  }, 120_000);
+});
+
+describe('the IVF lists packed in blocks', () => {
+  const lenses: [string, VectorFilter][] = [
+    ['everything', everything],
+    ['eng only', engOnly],
+  ];
+  const answers = (cache: VectorCache, sql: SqlStorage, queries: Float32Array[]) =>
+    queries.flatMap((q) =>
+      lenses.map(([, accept]) => cache.search(sql, { modelId: MODEL, values: q }, 10, accept)),
+    );
+
+  it('a background step packs the tail into blocks and no answer changes', async () => {
+    await runInDurableObject(env.CONTEXT_STORE.getByName('scale-ivf-pack'), (_obj, state) => {
+      const sql = state.storage.sql;
+      applyMigrations(state.storage);
+      setBudgetLimit(sql, 16 * 1024);
+      const cache = new VectorCache();
+      let asked = 0;
+      cache.setScheduler(() => (asked += 1));
+      const first = clusteredVectors(3000, 32, 12, 11);
+      state.storage.transactionSync(() =>
+        insertItems(sql, cache, items(first, 0), '2024-01-01T00:00:00.000Z'),
+      );
+      while (state.storage.transactionSync(() => cache.maintain(sql)));
+      expect(indexedEntries(sql)).toBe(3000);
+      // Every write after the index exists asks for one background step, however many rows.
+      asked = 0;
+      const more = clusteredVectors(PACK_AT + 200, 32, 12, 12);
+      for (let i = 0; i < more.length; i += 100)
+        state.storage.transactionSync(() =>
+          insertItems(
+            sql,
+            cache,
+            items(more.slice(i, i + 100), 3000 + i),
+            '2024-01-02T00:00:00.000Z',
+          ),
+        );
+      expect(asked).toBe(1);
+      const tail = () =>
+        sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM _vector_postings').one().n;
+      expect(tail()).toBe(PACK_AT + 200);
+      const queries = clusteredVectors(15, 32, 12, 13);
+      const before = answers(cache, sql, queries);
+      expect(state.storage.transactionSync(() => cache.maintain(sql))).toBe(false);
+      expect(tail()).toBe(0);
+      expect(indexedEntries(sql)).toBe(3000 + PACK_AT + 200);
+      // No block holds more than a block's entries, and each list's blocks are numbered densely.
+      const blocks = sql
+        .exec<{ list: number; block: number; n: number }>(
+          'SELECT list, block, n FROM _vector_blocks ORDER BY list, block',
+        )
+        .toArray();
+      for (const b of blocks) expect(b.n).toBeLessThanOrEqual(BLOCK_ENTRIES);
+      // The same codes, read from blocks instead of rows: the same answers.
+      expect(answers(cache, sql, queries)).toEqual(before);
+    });
+  }, 120_000);
+
+  it('entries deletions leave in blocks are never returned, and a quarter of them rewrites the lists', async () => {
+    await runInDurableObject(env.CONTEXT_STORE.getByName('scale-ivf-dead'), (_obj, state) => {
+      const sql = state.storage.sql;
+      applyMigrations(state.storage);
+      setBudgetLimit(sql, 16 * 1024);
+      const cache = new VectorCache();
+      const vectors = clusteredVectors(250, 32, 8, 21);
+      state.storage.transactionSync(() =>
+        insertItems(sql, cache, items(vectors, 0), '2024-01-01T00:00:00.000Z'),
+      );
+      while (state.storage.transactionSync(() => cache.maintain(sql)));
+      const [gen] = cache.generations(sql, MODEL);
+      expect(gen?.lists).toBe(16); // read whole: every answer is the exact one
+      const queries = clusteredVectors(4, 32, 8, 22);
+      const drop = (seqs: number[]) =>
+        state.storage.transactionSync(() => {
+          for (const seq of seqs) {
+            const row = sql.exec<ItemRow>('SELECT * FROM items WHERE seq = ?', seq).one();
+            deleteItemRow(sql, cache, row);
+          }
+        });
+      // The best hits of every question go first: a stale entry would show up at once.
+      const best = new Set(
+        queries.flatMap((q) => exactTop(sql, q, 10, everything).map((h) => h.seq)),
+      );
+      drop([...best]);
+      for (const q of queries) {
+        const got = cache.search(sql, { modelId: MODEL, values: q }, 10, everything);
+        expect(got).toEqual(exactTop(sql, q, 10, everything));
+        for (const hit of got) expect(best.has(hit.seq)).toBe(false);
+      }
+      expect(cache.generations(sql, MODEL)[0]?.dead).toBe(best.size);
+      // Past a quarter of the vectors dead, the next step trains a generation without them.
+      expect(best.size).toBeLessThan(62);
+      const left = sql
+        .exec<{ seq: number }>('SELECT seq FROM items ORDER BY seq LIMIT ?', 63 - best.size)
+        .toArray()
+        .map((r) => r.seq);
+      drop(left);
+      while (state.storage.transactionSync(() => cache.maintain(sql)));
+      const gens = cache.generations(sql, MODEL);
+      expect(gens).toHaveLength(1);
+      expect(gens[0]?.gen).toBe(2);
+      expect(gens[0]?.dead).toBe(0);
+      expect(indexedEntries(sql)).toBe(vectorCount(sql, MODEL));
+      for (const q of queries)
+        expect(cache.search(sql, { modelId: MODEL, values: q }, 10, engOnly)).toEqual(
+          exactTop(sql, q, 10, engOnly),
+        );
+    });
+  }, 120_000);
+
+  it('a Context indexed before blocks keeps its answers through the schema step and the packing', async () => {
+    await runInDurableObject(env.CONTEXT_STORE.getByName('scale-ivf-upgrade'), (_obj, state) => {
+      const sql = state.storage.sql;
+      applyMigrations(state.storage, 13);
+      setBudgetLimit(sql, 16 * 1024);
+      const cache = new VectorCache();
+      const vectors = clusteredVectors(PACK_AT * 2, 32, 10, 31);
+      state.storage.transactionSync(() =>
+        insertItems(sql, cache, items(vectors, 0), '2024-01-01T00:00:00.000Z'),
+      );
+      while (state.storage.transactionSync(() => cache.maintain(sql)));
+      expect(sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM _vector_postings').one().n).toBe(
+        PACK_AT * 2,
+      );
+      const queries = clusteredVectors(15, 32, 10, 32);
+      const before = answers(cache, sql, queries);
+      applyMigrations(state.storage);
+      cache.reset();
+      expect(answers(cache, sql, queries)).toEqual(before);
+      while (state.storage.transactionSync(() => cache.maintain(sql)));
+      expect(
+        sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM _vector_postings').one().n,
+      ).toBeLessThan(PACK_AT);
+      expect(indexedEntries(sql)).toBe(PACK_AT * 2);
+      expect(answers(cache, sql, queries)).toEqual(before);
     });
   }, 120_000);
 });

@@ -12,6 +12,7 @@ import { answerTypeTermsStep } from './answer-type-terms.ts';
 import { placeTermsStep } from './place-terms.ts';
 import { vectorIndexStep } from './vector-index.ts';
 import { aliasesStep } from './aliases.ts';
+import { vectorBlocksStep } from './vector-blocks.ts';
 
 /** Every per-Context schema step, in order. Append new versions; never reorder or edit. */
 export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
@@ -28,6 +29,7 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
   placeTermsStep,
   vectorIndexStep,
   aliasesStep,
+  vectorBlocksStep,
 ];
 
 export const LATEST_SCHEMA_VERSION = SCHEMA_MIGRATIONS.length;

@@ -1,0 +1,285 @@
+/**
+ * The IVF lists' packed form (schema/vector-blocks.ts): a list is a few `_vector_blocks` rows of
+ * up to `BLOCK_ENTRIES` entries each, four BLOBs a row, plus a tail of single-entry
+ * `_vector_postings` rows that writes add and a background step packs (`packTail`).
+ *
+ * Why blocks: a query probing 64 lists of a million-vector index read 64k rows one by one, and
+ * the cost of a row (the runtime's cursor, an object per row, a BLOB copied out) was most of the
+ * vector query, not the int8 arithmetic. A block is read as one row and scored in a tight loop.
+ * Why a tail: appending one entry to a block rewrites the block (26 kB at 100 dimensions, 200 kB
+ * at 768); a write adds a small row instead and the packing is done in batches in the background.
+ */
+
+/** What packing needs of a generation (vector-ivf.ts `Generation`). */
+interface Generation {
+  gen: number;
+  dims: number;
+}
+
+/** Entries per block: a read of one row covers a list of a 64k-vector index. */
+export const BLOCK_ENTRIES = 256;
+/** Tail rows of a generation from which a background step packs them. */
+export const PACK_AT = 1024;
+/** Tail rows one background step packs at most. */
+const PACK_STEP = 20_000;
+
+/** One entry to add to a list: the item, its filter id and its int8 code. */
+export interface BlockEntry {
+  seq: number;
+  filter: number;
+  scale: number;
+  /** `dims` signed bytes. */
+  code: Int8Array;
+}
+
+/** A block as read for a query: typed views over its BLOBs. */
+export interface Block {
+  n: number;
+  seqs: Float64Array;
+  filters: Uint32Array;
+  scales: Float32Array;
+  codes: Int8Array;
+}
+
+interface BlockRow {
+  block: number;
+  n: number;
+  seqs: ArrayBuffer;
+  filters: ArrayBuffer;
+  scales: ArrayBuffer;
+  codes: ArrayBuffer;
+  [column: string]: SqlStorageValue;
+}
+
+function blockOf(row: BlockRow): Block {
+  return {
+    n: row.n,
+    seqs: new Float64Array(row.seqs, 0, row.n),
+    filters: new Uint32Array(row.filters, 0, row.n),
+    scales: new Float32Array(row.scales, 0, row.n),
+    codes: new Int8Array(row.codes),
+  };
+}
+
+/** The id of (kind, scopes) in `_vector_filters`, added when new; `memo` spans one batch. */
+export function filterId(
+  sql: SqlStorage,
+  kind: string,
+  scopes: string,
+  memo: Map<string, number>,
+): number {
+  const key = `${kind}\u0000${scopes}`;
+  const known = memo.get(key);
+  if (known !== undefined) return known;
+  sql.exec(
+    'INSERT INTO _vector_filters (kind, scopes) VALUES (?, ?) ON CONFLICT (kind, scopes) DO NOTHING',
+    kind,
+    scopes,
+  );
+  const id = sql
+    .exec<{ id: number }>(
+      'SELECT id FROM _vector_filters WHERE kind = ? AND scopes = ?',
+      kind,
+      scopes,
+    )
+    .one().id;
+  memo.set(key, id);
+  return id;
+}
+
+/** The (kind, scopes) of each filter id asked for, in one statement. */
+export function filterRows(
+  sql: SqlStorage,
+  ids: readonly number[],
+): Map<number, { kind: string; scopes: string }> {
+  const out = new Map<number, { kind: string; scopes: string }>();
+  for (const row of sql.exec<{ id: number; kind: string; scopes: string }>(
+    'SELECT id, kind, scopes FROM _vector_filters WHERE id IN (SELECT value FROM json_each(?))',
+    JSON.stringify(ids),
+  ))
+    out.set(row.id, { kind: row.kind, scopes: row.scopes });
+  return out;
+}
+
+function packedRow(
+  entries: readonly BlockEntry[],
+  dims: number,
+): { seqs: ArrayBuffer; filters: ArrayBuffer; scales: ArrayBuffer; codes: ArrayBuffer } {
+  const n = entries.length;
+  const seqs = new Float64Array(n);
+  const filters = new Uint32Array(n);
+  const scales = new Float32Array(n);
+  const codes = new Int8Array(n * dims);
+  entries.forEach((e, i) => {
+    seqs[i] = e.seq;
+    filters[i] = e.filter;
+    scales[i] = e.scale;
+    codes.set(e.code.subarray(0, dims), i * dims);
+  });
+  return { seqs: seqs.buffer, filters: filters.buffer, scales: scales.buffer, codes: codes.buffer };
+}
+
+function entriesOf(block: Block, dims: number): BlockEntry[] {
+  const out: BlockEntry[] = [];
+  for (let i = 0; i < block.n; i++)
+    out.push({
+      seq: block.seqs[i] as number,
+      filter: block.filters[i] as number,
+      scale: block.scales[i] as number,
+      code: block.codes.subarray(i * dims, (i + 1) * dims),
+    });
+  return out;
+}
+
+/** Appends `entries` to `list` of `g`: the last block is filled up, then new blocks follow. */
+export function appendToList(
+  sql: SqlStorage,
+  modelId: string,
+  g: Generation,
+  list: number,
+  entries: readonly BlockEntry[],
+): void {
+  if (entries.length === 0) return;
+  const last = sql
+    .exec<BlockRow>(
+      `SELECT block, n, seqs, filters, scales, codes FROM _vector_blocks
+        WHERE model_id = ? AND gen = ? AND list = ? ORDER BY block DESC LIMIT 1`,
+      modelId,
+      g.gen,
+      list,
+    )
+    .toArray()[0];
+  let pending = entries;
+  let block = last ? last.block : -1;
+  if (last && last.n < BLOCK_ENTRIES) {
+    const room = BLOCK_ENTRIES - last.n;
+    const merged = [...entriesOf(blockOf(last), g.dims), ...pending.slice(0, room)];
+    const row = packedRow(merged, g.dims);
+    sql.exec(
+      `UPDATE _vector_blocks SET n = ?, seqs = ?, filters = ?, scales = ?, codes = ?
+        WHERE model_id = ? AND gen = ? AND list = ? AND block = ?`,
+      merged.length,
+      row.seqs,
+      row.filters,
+      row.scales,
+      row.codes,
+      modelId,
+      g.gen,
+      list,
+      last.block,
+    );
+    pending = pending.slice(room);
+  }
+  for (let i = 0; i < pending.length; i += BLOCK_ENTRIES) {
+    const chunk = pending.slice(i, i + BLOCK_ENTRIES);
+    const row = packedRow(chunk, g.dims);
+    block += 1;
+    sql.exec(
+      `INSERT INTO _vector_blocks (model_id, gen, list, block, n, seqs, filters, scales, codes)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      modelId,
+      g.gen,
+      list,
+      block,
+      chunk.length,
+      row.seqs,
+      row.filters,
+      row.scales,
+      row.codes,
+    );
+  }
+}
+
+/** Groups entries by list and appends each group (`lists` gives each entry's list). */
+export function appendByList(
+  sql: SqlStorage,
+  modelId: string,
+  g: Generation,
+  entries: readonly { list: number; entry: BlockEntry }[],
+): void {
+  const byList = new Map<number, BlockEntry[]>();
+  for (const { list, entry } of entries) {
+    const group = byList.get(list);
+    if (group) group.push(entry);
+    else byList.set(list, [entry]);
+  }
+  for (const [list, group] of byList) appendToList(sql, modelId, g, list, group);
+}
+
+/** Every block of the given lists of `g`. */
+export function readBlocks(
+  sql: SqlStorage,
+  modelId: string,
+  g: Generation,
+  lists: readonly number[],
+): Block[] {
+  const out: Block[] = [];
+  for (const row of sql.exec<BlockRow>(
+    `SELECT block, n, seqs, filters, scales, codes FROM _vector_blocks
+      WHERE model_id = ? AND gen = ? AND list IN (SELECT value FROM json_each(?))`,
+    modelId,
+    g.gen,
+    JSON.stringify(lists),
+  ))
+    out.push(blockOf(row));
+  return out;
+}
+
+/** Whether `g`'s tail holds at least `PACK_AT` rows (reads at most that many index entries). */
+export function tailFull(sql: SqlStorage, modelId: string, g: Generation): boolean {
+  return (
+    sql
+      .exec<{ n: number }>(
+        `SELECT COUNT(*) AS n FROM (SELECT 1 FROM _vector_postings
+          WHERE model_id = ? AND gen = ? LIMIT ?)`,
+        modelId,
+        g.gen,
+        PACK_AT,
+      )
+      .one().n >= PACK_AT
+  );
+}
+
+/**
+ * Moves up to `PACK_STEP` tail rows of `g` into its blocks, list by list. Returns whether the
+ * tail still holds `PACK_AT` rows or more.
+ */
+export function packTail(sql: SqlStorage, modelId: string, g: Generation): boolean {
+  const rows = sql
+    .exec<{ list: number; item_seq: number; kind: string; scopes: string; code: ArrayBuffer }>(
+      `SELECT list, item_seq, kind, scopes, code FROM _vector_postings
+        WHERE model_id = ? AND gen = ? ORDER BY list, item_seq LIMIT ?`,
+      modelId,
+      g.gen,
+      PACK_STEP,
+    )
+    .toArray();
+  const memo = new Map<string, number>();
+  const entries: { list: number; entry: BlockEntry }[] = [];
+  const upTo = new Map<number, number>();
+  for (const row of rows) {
+    upTo.set(row.list, row.item_seq);
+    // A code of another width (a model that changed dimensions) is dropped, not packed.
+    if (row.code.byteLength !== 4 + g.dims) continue;
+    entries.push({
+      list: row.list,
+      entry: {
+        seq: row.item_seq,
+        filter: filterId(sql, row.kind, row.scopes, memo),
+        scale: new DataView(row.code).getFloat32(0, true),
+        code: new Int8Array(row.code, 4),
+      },
+    });
+  }
+  appendByList(sql, modelId, g, entries);
+  // Rows come in (list, seq) order, so each list's packed rows are those up to its last seq read.
+  for (const [list, seq] of upTo)
+    sql.exec(
+      'DELETE FROM _vector_postings WHERE model_id = ? AND gen = ? AND list = ? AND item_seq <= ?',
+      modelId,
+      g.gen,
+      list,
+      seq,
+    );
+  return tailFull(sql, modelId, g);
+}
