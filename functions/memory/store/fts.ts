@@ -163,30 +163,47 @@ export function* ftsSearch(
   expect = 0,
 ): Generator<FtsHit> {
   const terms = queryTerms(text, extra);
+  const fromText = textTerms(terms, text);
   const index = terms.length > 0 ? postingsIndex(sql) : null;
   if (index) {
     const tokens = terms.map(ftsToken);
-    if (tokens.every((t) => t !== null)) return yield* indexed(index, tokens, choice, expect);
+    if (tokens.every((t) => t !== null))
+      return yield* indexed(index, tokens, fromText, choice, expect);
   }
   let df: Map<string, number> | null = null;
   const stems = terms.map((t) => stemmer(t));
-  const plan = planTerms(terms.length, choice, expect, (i) => {
+  const frequency = (i: number): number => {
     // This path runs because the postings index could not: read FTS5's vocabulary directly.
     df ??= vocabularyFrequencies(sql, stems);
     return df.get(stems[i] ?? '') ?? 0;
-  });
+  };
+  const plan = planTerms(terms.length, choice, expect, frequency);
   const weighed = plan.weighed.map((i) => terms[i] ?? '');
-  if (plan.policy === 'all') return yield* ranked(sql, matchOf(terms));
-  if (plan.policy === 'weighed') return yield* ranked(sql, matchOf(weighed));
+  const matched = plan.policy === 'all' ? terms.map((_, i) => i) : plan.weighed;
+  const all = conjunction(matched, fromText, frequency).map((i) => terms[i] ?? '');
+  const seen = new Set<number>();
+  if (all.length > 0) {
+    const scoredOn = plan.policy === 'all' ? terms : weighed;
+    // `weighed-first` rows are scored on the weighed terms and every term, halved (below).
+    const match =
+      plan.policy === 'weighed-first'
+        ? `(${matchOf(weighed) ?? ''}) AND (${matchOf(terms) ?? ''})`
+        : (matchOf(scoredOn) ?? '');
+    for (const hit of conjunctiveRows(sql, all, match)) {
+      seen.add(hit.seq);
+      yield plan.policy === 'weighed-first' ? { seq: hit.seq, score: hit.score / 2 } : hit;
+    }
+  }
+  if (plan.policy === 'all') return yield* ranked(sql, matchOf(terms), seen);
+  if (plan.policy === 'weighed') return yield* ranked(sql, matchOf(weighed), seen);
   // The weighed rows, scored on every term: `(weighed) AND (all)` matches what the weighed
   // terms match, and bm25 counts each weighed phrase twice and each zero-weight one once, so the
   // zero-weight terms' 1e-6 shares still break the weighed terms' ties as in FTS5's own list (the
   // speaker's name on a first-person turn among identical ones; without them dev MRR 0.250 ->
   // 0.231). Halved, the score is FTS5's to within those shares. Reading the ubiquitous terms'
   // postings to intersect costs far less than scoring every row they match.
-  const seen = new Set<number>();
   const both = `(${matchOf(weighed) ?? ''}) AND (${matchOf(terms) ?? ''})`;
-  for (const hit of ranked(sql, both)) {
+  for (const hit of ranked(sql, both, seen)) {
     seen.add(hit.seq);
     yield { seq: hit.seq, score: hit.score / 2 };
   }
@@ -201,14 +218,82 @@ export function* ftsSearch(
 function* indexed(
   index: PostingsIndex,
   tokens: string[],
+  fromText: ReadonlySet<number>,
   choice: TermChoice | null,
   expect: number,
 ): Generator<FtsHit> {
-  const plan = planTerms(tokens.length, choice, expect, (i) => index.frequency(tokens[i] ?? ''));
+  const frequency = (i: number): number => index.frequency(tokens[i] ?? '');
+  const plan = planTerms(tokens.length, choice, expect, frequency);
   const weighed = plan.weighed.map((i) => tokens[i] ?? '');
-  if (plan.policy === 'all') return yield* index.search(tokens);
-  if (plan.policy === 'weighed') return yield* index.search(weighed);
-  yield* index.search(tokens, new Set(weighed));
+  const matched = plan.policy === 'all' ? tokens.map((_, i) => i) : plan.weighed;
+  const all = new Set(conjunction(matched, fromText, frequency).map((i) => tokens[i] ?? ''));
+  if (plan.policy === 'all') return yield* index.search(tokens, undefined, all);
+  if (plan.policy === 'weighed') return yield* index.search(weighed, undefined, all);
+  yield* index.search(tokens, new Set(weighed), all);
+}
+
+/**
+ * Postings a question's matched terms may hold before its list starts with the rows holding all
+ * of its words: scoring every row that holds any of them is what grows with the Context (a
+ * million facts: about 150,000 rows a question, 290 ms), and the rows holding all of them are
+ * the few the best come from. Below it, one list best first, as FTS5 gives it.
+ */
+export const CONJUNCTIVE_FROM = 20_000;
+
+/**
+ * The terms (by index) whose rows come first: the matched terms that are words of the question
+ * and occur at all, when their postings reach `CONJUNCTIVE_FROM` and there are two or more (one
+ * term's rows are its whole list). None otherwise. Added terms (lemmas, answer types) are left
+ * out: a row need not hold them to answer.
+ */
+function conjunction(
+  matched: readonly number[],
+  fromText: ReadonlySet<number>,
+  frequency: (i: number) => number,
+): number[] {
+  let postings = 0;
+  for (const i of matched) postings += frequency(i);
+  if (postings < CONJUNCTIVE_FROM) return [];
+  const all = matched.filter((i) => fromText.has(i) && frequency(i) > 0);
+  return all.length >= 2 ? all : [];
+}
+
+/** Which of `terms` (by index) are words of the question itself. */
+function textTerms(terms: readonly string[], text: string): Set<number> {
+  const words = new Set(queryWords(text).map((w) => stemmer(w)));
+  const out = new Set<number>();
+  terms.forEach((t, i) => {
+    if (words.has(stemmer(t))) out.add(i);
+  });
+  return out;
+}
+
+/**
+ * The rows holding every one of `all`, best first, each with the bm25 `match` gives it. FTS5
+ * scores a row on every phrase of the query it runs, so `(all) AND (match)` scores a row on
+ * `all` twice: the same rows' score on `all` alone is taken off. Two reads of the few rows that
+ * hold every word, instead of one of every row that holds any.
+ */
+function conjunctiveRows(sql: SqlStorage, all: readonly string[], match: string): FtsHit[] {
+  const and = all.map((t) => `"${t.replaceAll('"', '""')}"`).join(' AND ');
+  const own = new Map<number, number>();
+  for (const row of sql.exec<{ seq: number; rank: number }>(
+    'SELECT rowid AS seq, bm25(items_fts) AS rank FROM items_fts WHERE items_fts MATCH ?',
+    and,
+  ))
+    own.set(row.seq, row.rank);
+  const hits: FtsHit[] = [];
+  for (const row of sql.exec<{ seq: number; rank: number }>(
+    'SELECT rowid AS seq, bm25(items_fts) AS rank FROM items_fts WHERE items_fts MATCH ?',
+    `(${and}) AND (${match})`,
+  ))
+    // The difference is the score to within a rounding of the last bits: rows FTS5 scores
+    // alike must still tie (then lower seq first, as the postings index orders them).
+    hits.push({
+      seq: row.seq,
+      score: Number((-(row.rank - (own.get(row.seq) ?? 0))).toPrecision(12)),
+    });
+  return hits.sort((a, b) => b.score - a.score || a.seq - b.seq);
 }
 
 /**

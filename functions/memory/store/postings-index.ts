@@ -141,17 +141,32 @@ export class PostingsIndex {
    * bm25 over all of them, best first. `first`, when given, puts the rows holding one of its tokens
    * ahead of the rest (each part best first): the `weighed-first` order of fts.ts. The rest are
    * scored only if the caller reads past the first part (a ubiquitous word's rows: most of the
-   * Context), and each part is sorted lazily, a heap popped as the caller reads.
+   * Context), and each part is sorted lazily, a heap popped as the caller reads. `all`, when
+   * given, puts the rows holding every one of its tokens ahead of both (fts.ts `conjunction`).
    */
-  *search(phrases: readonly string[], first?: ReadonlySet<string>): Generator<IndexHit> {
+  *search(
+    phrases: readonly string[],
+    first?: ReadonlySet<string>,
+    all?: ReadonlySet<string>,
+  ): Generator<IndexHit> {
     if (this.rows === 0 || phrases.length === 0) return;
-    if (first === undefined) return yield* this.ranked(phrases, null);
+    // Rows holding every token of `all` (fts.ts `conjunction`) come before everything else.
+    const held = new Uint8Array(all !== undefined && all.size > 0 ? this.seqs.length : 0);
+    for (const phrase of all ?? [])
+      for (const slot of this.postings.get(phrase)?.slots ?? []) held[slot] = (held[slot] ?? 0) + 1;
+    const size = all?.size ?? 0;
+    const inAll = (slot: number): boolean => size > 0 && held[slot] === size;
+    if (size > 0) yield* this.ranked(phrases, inAll);
+    if (first === undefined) {
+      yield* this.ranked(phrases, size > 0 ? (slot) => !inAll(slot) : null);
+      return;
+    }
     // 1 marks a row holding a preferred token; the second part is every other row.
     const marks = new Uint8Array(this.seqs.length);
     for (const phrase of first)
       for (const slot of this.postings.get(phrase)?.slots ?? []) marks[slot] = 1;
-    yield* this.ranked(phrases, (slot) => marks[slot] === 1);
-    yield* this.ranked(phrases, (slot) => marks[slot] !== 1);
+    yield* this.ranked(phrases, (slot) => marks[slot] === 1 && !inAll(slot));
+    yield* this.ranked(phrases, (slot) => marks[slot] !== 1 && !inAll(slot));
   }
 
   /** The rows `keep` admits (all when null) that match a phrase, scored and popped best first. */

@@ -1,0 +1,148 @@
+import { env, runInDurableObject } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import {
+  CONJUNCTIVE_FROM,
+  ftsSearch,
+  type FtsHit,
+  type TermPolicy,
+} from '../../../functions/memory/store/fts.ts';
+import { insertItems } from '../../../functions/memory/store/items.ts';
+import { budgetOf, setBudgetLimit } from '../../../functions/memory/store/memory-budget.ts';
+import { postingsIndex } from '../../../functions/memory/store/postings-cache.ts';
+import { applyMigrations } from '../../../functions/memory/store/schema/runner.ts';
+import type { NewItem } from '../../../functions/memory/store/types.ts';
+import { VectorCache } from '../../../functions/memory/store/vectors.ts';
+
+// A question whose words are common in a large Context (store/fts.ts `conjunction`): its list
+// starts with the rows holding all of its words, best first, then the rest. FTS5 (from disk) and
+// the postings index (in memory) give the same list, so dropping the index changes no answer.
+
+/** A deterministic pseudo-random source (mulberry32). */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const COMMON = ['roadmap', 'billing', 'garden', 'kernel'];
+const RARE = ['osaka', 'lisbon', 'tennis', 'guitar', 'marathon', 'recipe', 'invoice', 'deploy'];
+
+function facts(n: number): NewItem[] {
+  const next = random(3);
+  return Array.from({ length: n }, (_, i) => {
+    // Each common word in about 70% of rows (some twice), one rare word in each: a 3-word
+    // question's postings pass CONJUNCTIVE_FROM at this size.
+    const words = COMMON.flatMap((w) => (next() < 0.7 ? (next() < 0.2 ? [w, w] : [w]) : []));
+    words.push(RARE[Math.floor(next() * RARE.length)] ?? 'osaka');
+    const filler = Array.from(
+      { length: Math.floor(next() * 6) },
+      () => `note${Math.floor(next() * 50)}`,
+    );
+    return {
+      kind: 'fact',
+      content: [...words, ...filler].sort(() => next() - 0.5).join(' ') + ` row ${i}`,
+      scopes: [],
+      metadata: null,
+      sessionId: null,
+      sourceId: null,
+      entities: [],
+      vector: null,
+    };
+  });
+}
+
+const read = (hits: Generator<FtsHit>, n: number): FtsHit[] => {
+  const out: FtsHit[] = [];
+  for (const hit of hits) {
+    out.push(hit);
+    if (out.length >= n) break;
+  }
+  return out;
+};
+
+describe('a question whose words are common in a large Context', () => {
+  it('lists the rows holding all its words first, the same from the index and from FTS5', async () => {
+    await runInDurableObject(env.CONTEXT_STORE.getByName('fts-conjunctive'), (_obj, state) => {
+      const sql = state.storage.sql;
+      applyMigrations(state.storage);
+      setBudgetLimit(sql, 64 * 1024 * 1024);
+      const cache = new VectorCache();
+      const written = facts(12_000);
+      for (let i = 0; i < written.length; i += 2000)
+        state.storage.transactionSync(() =>
+          insertItems(sql, cache, written.slice(i, i + 2000), '2024-01-01T00:00:00.000Z'),
+        );
+      const rows = () => 12_000;
+      const holdsAll = (seq: number, words: string[]) => {
+        const text = sql
+          .exec<{ content: string }>('SELECT content FROM items WHERE seq = ?', seq)
+          .one().content;
+        return words.every((w) => text.split(' ').includes(w));
+      };
+      const questions: [string, string[]][] = [
+        ['roadmap billing garden osaka', ['roadmap', 'billing', 'garden', 'osaka']],
+        ['garden kernel billing', ['garden', 'kernel', 'billing']],
+      ];
+      const policies: TermPolicy[] = ['all', 'weighed-first'];
+      // Built from memory first (a few searches in), then dropped: FTS5 answers.
+      let index = null;
+      for (let i = 0; i < 10 && !index; i++) index = postingsIndex(sql);
+      expect(index).not.toBeNull();
+      const fromIndex = questions.flatMap(([q]) =>
+        policies.map((policy) => read(ftsSearch(sql, q, [], { policy, rows }, 200), 20_000)),
+      );
+      budgetOf(sql).limit = 0;
+      budgetOf(sql).settle();
+      setBudgetLimit(sql, 1024);
+      expect(postingsIndex(sql)).toBeNull();
+      const fromFts = questions.flatMap(([q]) =>
+        policies.map((policy) => read(ftsSearch(sql, q, [], { policy, rows }, 200), 20_000)),
+      );
+      questions.forEach(([, words], qi) => {
+        const list = fromIndex[qi * policies.length] ?? [];
+        // The rows holding every word come first, best first; then rows holding fewer.
+        const firstPart = list.findIndex((h) => !holdsAll(h.seq, words));
+        expect(firstPart).toBeGreaterThan(10);
+        for (const hit of list.slice(0, firstPart)) expect(holdsAll(hit.seq, words)).toBe(true);
+        for (let i = 1; i < firstPart; i++)
+          expect(list[i]?.score).toBeLessThanOrEqual(list[i - 1]?.score ?? Infinity);
+        expect(list.slice(firstPart).some((h) => holdsAll(h.seq, words))).toBe(false);
+      });
+      // The same rows in the same order, with the same scores (weighed-first: FTS5's halved
+      // combined score, within the zero-weight terms' 1e-6 shares).
+      fromIndex.forEach((list, i) => {
+        const other = fromFts[i] ?? [];
+        expect(other.map((h) => h.seq)).toEqual(list.map((h) => h.seq));
+        list.forEach((h, j) =>
+          expect(Math.abs(h.score - (other[j]?.score ?? NaN))).toBeLessThan(1e-5),
+        );
+      });
+      expect(CONJUNCTIVE_FROM).toBeLessThan(3 * 0.65 * 12_000); // both questions pass it
+    });
+  }, 120_000);
+
+  it('keeps one list best first for a small Context', async () => {
+    await runInDurableObject(
+      env.CONTEXT_STORE.getByName('fts-conjunctive-small'),
+      (_obj, state) => {
+        const sql = state.storage.sql;
+        applyMigrations(state.storage);
+        setBudgetLimit(sql, 1024); // FTS5 answers
+        const cache = new VectorCache();
+        state.storage.transactionSync(() =>
+          insertItems(sql, cache, facts(2000), '2024-01-01T00:00:00.000Z'),
+        );
+        const list = read(
+          ftsSearch(sql, 'roadmap billing osaka', [], { policy: 'all', rows: () => 2000 }, 50),
+          2000,
+        );
+        for (let i = 1; i < list.length; i++)
+          expect(list[i]?.score).toBeLessThanOrEqual(list[i - 1]?.score ?? Infinity);
+      },
+    );
+  });
+});
