@@ -170,9 +170,11 @@ function serveRest(
   let entry: ProviderEntry;
   try {
     entry = providerFor(url.origin, app, env);
-  } catch {
-    // A misconfigured token lifetime: no helpers, so the token is refused as unusable here.
-    return app(request, env, ctx);
+  } catch (err) {
+    // A misconfigured token lifetime: said as on the OAuth paths, not passed off as a bad token.
+    return Promise.resolve(
+      oauthError(500, 'server_error', err instanceof Error ? err.message : String(err)),
+    );
   }
   return app(request, withOAuthHelpers(env, getOAuthApi(entry.options, env)), ctx);
 }
