@@ -26,15 +26,19 @@ async function openableContexts(session: ConsoleSession): Promise<string[]> {
   return page.contexts.map((c) => c.id);
 }
 
+/** `agent key`, or `agent via OAuth` when the bearer is an access token standing for one. */
+function credentialLabel(session: ConsoleSession): string {
+  return session.oauth === null ? `${session.kind} key` : `${session.kind} via OAuth`;
+}
+
 function paintHeader(session: ConsoleSession | null): void {
   const who = document.getElementById('console-who');
   if (who) {
     const name = session?.who ? ` (${session.who.principal.display_name})` : '';
-    const credential = session?.oauth ? `${session.kind} via OAuth` : `${session?.kind} key`;
     const text =
       session === null
         ? 'Not signed in'
-        : `${credential}${name} · ${session.contextId === null ? 'no Context chosen' : session.contextId}`;
+        : `${credentialLabel(session)}${name} · ${session.contextId === null ? 'no Context chosen' : session.contextId}`;
     fill(who, text);
     // The line is cut with an ellipsis when it is too long (console.css): the whole of it on hover.
     who.title = text;
