@@ -95,7 +95,8 @@ export function createMemoryApp(options: MemoryAppOptions = {}): MemoryApp {
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
     scheme: 'bearer',
-    description: 'API key: mem_<agent|supervisor|management>_<secret>',
+    description:
+      "API key (mem_<agent|supervisor|management>_<secret>), or an OAuth access token of this origin's flow (memory scopes only)",
   });
   app.onError(handleError);
   return app;

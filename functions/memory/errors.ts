@@ -174,6 +174,19 @@ export function failureFromUnknown(err: unknown): MemoryFailure {
   return { kind: 'internal', detail: 'An unexpected error occurred' };
 }
 
+/** RFC 9728 metadata of this origin as a protected resource; every 401 points at it. */
+export function resourceMetadataUrl(origin: string): string {
+  return `${origin}/.well-known/oauth-protected-resource`;
+}
+
+/**
+ * `WWW-Authenticate` of every 401, on REST as on `/mcp` (RFC 6750 §3, MCP authorization spec,
+ * RFC 9728 §5.1): a client learns from any refusal where to get a token.
+ */
+export function bearerChallenge(origin: string): string {
+  return `Bearer resource_metadata="${resourceMetadataUrl(origin)}"`;
+}
+
 /** Builds the RFC 9457 response for a failure, for a request path and an origin. */
 export function problemFor(
   f: MemoryFailure,
@@ -187,5 +200,7 @@ export function problemFor(
     typeBase: errorTypeBase(opts.typeBase, opts.origin),
     extensions: wire.extensions,
   });
-  return problemResponse(body, { ...wire.headers, 'x-request-id': opts.requestId });
+  const challenge: Record<string, string> =
+    f.kind === 'unauthorized' ? { 'www-authenticate': bearerChallenge(opts.origin) } : {};
+  return problemResponse(body, { ...wire.headers, ...challenge, 'x-request-id': opts.requestId });
 }

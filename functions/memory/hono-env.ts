@@ -10,8 +10,9 @@ export interface MemoryVariables {
   /** Set by the auth middleware on authenticated routes; read it with `principalOf(c)`. */
   auth: AuthContext;
   /**
-   * Data-plane routes: the bearer key's kind and hash, for the Context's object to check
-   * (`perform` in routes/in-context.ts); `auth` is not set there.
+   * Data-plane routes: the bearer key's kind and hash (or the grant of an OAuth access token,
+   * resolved in the Worker), for the Context's object to check (`perform` in
+   * routes/in-context.ts); `auth` is not set there.
    */
   credential: Credential;
   /** Data-plane routes: the per-minute limit and the clock the object counts with. */

@@ -32,8 +32,9 @@ export const ERROR_TYPES = [
     status: 401,
     title: 'Unauthorized',
     code: 'unauthorized',
-    when: 'No `Authorization: Bearer <key>` header was sent, or the key is malformed, unknown or revoked.',
-    resolution: 'Send `Authorization: Bearer mem_<kind>_<secret>` with a live API key (see /auth).',
+    when: 'No `Authorization: Bearer <key>` header was sent, or the key (or OAuth access token) is malformed, unknown, expired or revoked.',
+    resolution:
+      'Send `Authorization: Bearer mem_<kind>_<secret>` with a live API key, or a current OAuth access token of this origin (see /auth).',
   },
   {
     slug: 'forbidden',

@@ -10,8 +10,10 @@ const files = distFiles();
 const consoleHtml = files.filter((f) => f === 'console.html' || f.startsWith('console/'));
 
 describe('console pages in the build', () => {
-  it('builds one page per view of the navigation', () => {
-    const expected = CONSOLE_VIEWS.map((v) => `${v.href.slice(1)}.html`).sort();
+  it('builds one page per view of the navigation, and the OAuth sign-in callback', () => {
+    const views = CONSOLE_VIEWS.map((v) => `${v.href.slice(1)}.html`);
+    // Not a view: where /authorize sends the reader back with the one-time code.
+    const expected = [...views, 'console/callback.html'].sort();
     expect(consoleHtml.sort()).toEqual(expected);
   });
 

@@ -101,7 +101,7 @@ describe('a key scoped to team:eng in the console', () => {
   it('sign-in: whoami shows its team:eng grants and no other team', async () => {
     await withConsole(base, '/console', null, async (page) => {
       await page.getByLabel('API key').fill(seed.engKey);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await expect
         .poll(() => page.locator('#key-facts').textContent(), { timeout: 15_000 })
         .toContain('team:eng');

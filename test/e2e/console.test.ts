@@ -23,7 +23,7 @@ describe('memory console: the first visit', () => {
       await page.goto(`${base}/console`);
       await page.getByLabel('API key').fill(root);
       await page.getByLabel(/Context id/).fill(seed.contextId);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       const body = page.locator('#overview-body');
       await expect.poll(() => body.textContent(), { timeout: 15_000 }).toContain(seed.contextId);
       const overview = (await body.textContent()) ?? '';
@@ -55,7 +55,7 @@ describe('memory console: the first visit', () => {
   it('signs an agent key in without a Context id: whoami names its Context and grants', async () => {
     await withConsole(base, '/console', null, async (page) => {
       await page.getByLabel('API key').fill(seed.engKey);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       const body = page.locator('#overview-body');
       await expect.poll(() => body.textContent(), { timeout: 15_000 }).toContain(seed.contextId);
       const facts = (await page.locator('#key-facts').textContent()) ?? '';
@@ -75,7 +75,7 @@ describe('memory console: the first visit', () => {
     await withConsole(base, '/console', null, async (page) => {
       await page.getByLabel('API key').fill('mem_management_not-a-real-key-000000');
       await page.getByLabel(/Context id/).fill(seed.contextId);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await expect
         .poll(() => page.locator('#console-status').getAttribute('data-tone'), { timeout: 15_000 })
         .toBe('error');

@@ -4,7 +4,7 @@ import type { AuthContext, Grants } from '../auth/principal.ts';
 import { fail, ok, type Result } from '../errors.ts';
 import type { ContextRow } from '../operations/contexts.ts';
 import type { AccessCache } from './access-cache.ts';
-import type { Credential, KeyEntry } from './access-types.ts';
+import type { Credential, KeyCredential, KeyEntry } from './access-types.ts';
 
 export interface Access {
   auth: AuthContext;
@@ -84,7 +84,7 @@ interface Filled {
 
 let bootstrapHash: { key: string; hash: string } | null = null;
 
-async function isBootstrap(credential: Credential, bootstrapKey: string | undefined) {
+async function isBootstrap(credential: KeyCredential, bootstrapKey: string | undefined) {
   if (!bootstrapKey || credential.kind !== 'management') return false;
   if (bootstrapHash?.key !== bootstrapKey) {
     bootstrapHash = { key: bootstrapKey, hash: await hashSecret(bootstrapKey) };
@@ -102,6 +102,33 @@ async function isBootstrap(credential: Credential, bootstrapKey: string | undefi
 export async function checkAccess(
   sources: AccessSources,
   credential: Credential,
+  contextId: string,
+): Promise<Result<Access>> {
+  if ('oauth' in credential) return checkGrantAccess(sources, credential.oauth, contextId);
+  return checkKeyAccess(sources, credential, contextId);
+}
+
+/**
+ * An OAuth grant the Worker resolved: 403 for another Context (before existence, as for a key),
+ * 404 when the Context is gone. Its rate bucket is its own `oauth:<key id>`, as on `/mcp`.
+ */
+async function checkGrantAccess(
+  sources: AccessSources,
+  auth: AuthContext,
+  contextId: string,
+): Promise<Result<Access>> {
+  if (auth.key.contextId !== null && auth.key.contextId !== contextId)
+    return fail({ kind: 'forbidden', detail: 'this key is not valid for this Context' });
+  let context = sources.cache.contextRow(sources.now);
+  if (context === undefined) context = (await fill(sources, contextId, '', false, true)).context;
+  if (!context)
+    return fail({ kind: 'context-not-found', detail: `Context "${contextId}" does not exist` });
+  return ok({ auth, context });
+}
+
+async function checkKeyAccess(
+  sources: AccessSources,
+  credential: KeyCredential,
   contextId: string,
 ): Promise<Result<Access>> {
   const { cache, now } = sources;

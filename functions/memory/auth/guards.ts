@@ -3,15 +3,27 @@ import { MemoryError } from '../errors.ts';
 import type { MemoryEnv } from '../hono-env.ts';
 import { checkPaths } from '../scopes/grants.ts';
 import { lensFromGrant, lensPaths, parseLens, type Lens, type LensInput } from '../scopes/lens.ts';
-import type { AuthContext, Verb } from './principal.ts';
+import { isOAuthGrant, type AuthContext, type Verb } from './principal.ts';
 
 /** The authenticated caller of a route behind the auth middleware. */
 export function principalOf(c: Context<MemoryEnv>): AuthContext {
   return c.get('auth');
 }
 
-/** 403 unless the caller is a management principal. */
+/**
+ * 403 unless the caller is a management principal holding a management key. An OAuth access
+ * token carries memory scopes only (`memory:read`, `:write`, `:forget`: the consent page grants
+ * nothing else, and `/mcp` has no management tool), so a management principal's token is refused
+ * here too: keys, principals and Context settings need the key itself.
+ */
 export function assertManagement(auth: AuthContext): void {
+  if (isOAuthGrant(auth.key)) {
+    throw new MemoryError({
+      kind: 'forbidden',
+      detail:
+        'this operation needs a management key; an OAuth access token carries memory scopes only (memory:read, memory:write, memory:forget)',
+    });
+  }
   if (auth.principal.kind !== 'management') {
     throw new MemoryError({
       kind: 'forbidden',

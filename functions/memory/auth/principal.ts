@@ -31,3 +31,14 @@ export interface AuthContext {
   principal: Principal;
   key: KeyGrant;
 }
+
+/**
+ * Key ids of OAuth grants are `oauth:<id of the key the person pasted on the consent page>`:
+ * the grant is a narrowed copy of that key, never the key itself.
+ */
+export const OAUTH_KEY_PREFIX = 'oauth:';
+
+/** Whether a grant came from an OAuth access token rather than an API key. */
+export function isOAuthGrant(key: KeyGrant): boolean {
+  return key.keyId.startsWith(OAUTH_KEY_PREFIX);
+}

@@ -7,7 +7,8 @@ import type { AuthContext } from '../auth/principal.ts';
 import { MemoryError, problemFor } from '../errors.ts';
 import type { MemoryEnv } from '../hono-env.ts';
 import { assertGrantLive } from '../oauth/grant-liveness.ts';
-import { readMcpProps } from '../oauth/props.ts';
+import { readCredentialProps } from '../oauth/props.ts';
+import { boundByScope } from '../oauth/scopes.ts';
 import { createDeps } from '../operations/create-deps.ts';
 import { loadTables } from '../tables/load-tables.ts';
 import type { RouteModule } from '../routes/registry.ts';
@@ -15,16 +16,6 @@ import { ClientState } from './client-state.ts';
 import { admitToolCall, configuredPerMinute } from './rate-limit.ts';
 import { buildServer } from './server.ts';
 import { resolveContextId } from './tool.ts';
-
-/** RFC 9728 metadata of this origin as a protected resource; every 401 points at it. */
-export function resourceMetadataUrl(origin: string): string {
-  return `${origin}/.well-known/oauth-protected-resource`;
-}
-
-/** `WWW-Authenticate` of a 401 on `/mcp` (MCP authorization spec, RFC 9728 section 5.1). */
-export function bearerChallenge(origin: string): string {
-  return `Bearer resource_metadata="${resourceMetadataUrl(origin)}"`;
-}
 
 function executionProps(c: Context<MemoryEnv>): unknown {
   try {
@@ -35,27 +26,41 @@ function executionProps(c: Context<MemoryEnv>): unknown {
   }
 }
 
+/** The OAuth `scope` of the access token the provider checked (its `ctx.auth`), if any. */
+function tokenScope(c: Context<MemoryEnv>): string[] {
+  try {
+    const auth: unknown = (c.executionCtx as ExecutionContext & { auth?: unknown }).auth;
+    const scope = typeof auth === 'object' && auth !== null && 'scope' in auth ? auth.scope : [];
+    return Array.isArray(scope) ? scope.filter((s): s is string => typeof s === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
 /**
  * The caller: the props the OAuth provider resolved (an OAuth token or a bearer key), or, when
- * the app runs without the provider in front, the bearer key checked here.
+ * the app runs without the provider in front, the bearer key checked here. A token's grant is
+ * bounded by its scope exactly as on REST (oauth/access-token.ts).
  */
 async function callerOf(c: Context<MemoryEnv>): Promise<AuthContext> {
-  const props = readMcpProps(executionProps(c));
-  if (props?.source === 'oauth') await assertGrantLive(c.env, props.auth);
+  const props = readCredentialProps(executionProps(c));
+  if (props?.source === 'oauth') {
+    await assertGrantLive(c.env, props.auth);
+    return boundByScope(props.auth, tokenScope(c));
+  }
   if (props) return props.auth;
   return authenticate(c.env, c.req.header('authorization'));
 }
 
+/** The 401 problem; problemFor adds the `WWW-Authenticate` challenge of every 401. */
 function unauthorizedResponse(c: Context<MemoryEnv>, err: MemoryError): Response {
   const url = new URL(c.req.url);
-  const res = problemFor(err.failure, {
+  return problemFor(err.failure, {
     requestId: c.get('requestId') ?? crypto.randomUUID(),
     instance: url.pathname,
     origin: url.origin,
     typeBase: c.env.ERROR_TYPE_BASE,
   });
-  res.headers.set('www-authenticate', bearerChallenge(url.origin));
-  return res;
 }
 
 async function handleMcp(c: Context<MemoryEnv>): Promise<Response> {

@@ -4,15 +4,20 @@ import {
   type OAuthHelpers,
 } from '@cloudflare/workers-oauth-provider';
 import { authenticate } from '../auth/authenticate.ts';
-import { VERBS, type AuthContext, type Grants, type Verb } from '../auth/principal.ts';
+import {
+  OAUTH_KEY_PREFIX,
+  VERBS,
+  type AuthContext,
+  type Grants,
+  type Verb,
+} from '../auth/principal.ts';
 import { MemoryError } from '../errors.ts';
 import { requireContext } from '../operations/contexts.ts';
 import { createDeps } from '../operations/create-deps.ts';
 import { checkPaths } from '../scopes/grants.ts';
 import { scopePathProblem } from '../scopes/path.ts';
-import { OAUTH_KEY_PREFIX } from './grant-liveness.ts';
 import { renderConsentPage, type ConsentPageInput } from './consent-page.ts';
-import type { McpProps } from './props.ts';
+import type { CredentialProps } from './props.ts';
 import { unknownScopes } from './scopes.ts';
 import { clientAddress, throttled } from './throttle.ts';
 
@@ -184,7 +189,7 @@ async function decide(request: Request, env: Env, helpers: OAuthHelpers): Promis
     }
     const scope = VERBS.filter((verb) => auth.key.grants[verb].length > 0);
     const approved = await helpers.approveConsent(request, handle, { scope });
-    const props: McpProps = { source: 'oauth', auth };
+    const props: CredentialProps = { source: 'oauth', auth };
     const { redirectTo } = await helpers.completeAuthorization({
       request: approved.request,
       userId: auth.principal.id,

@@ -23,7 +23,7 @@ function clientBlock(d: ConsentDescription): string {
     ? '<p class="warn">The code goes to an app on this computer: any local program could be listening, whatever name the client claims.</p>'
     : '';
   const requested = d.scope.length > 0 ? esc(d.scope.join(' ')) : 'none named';
-  return `<p><strong>${esc(d.clientName)}</strong>${d.clientDomain ? ` (${esc(d.clientDomain)})` : ''} asks for access to your memory over MCP.</p>
+  return `<p><strong>${esc(d.clientName)}</strong>${d.clientDomain ? ` (${esc(d.clientDomain)})` : ''} asks for access to your memory (over MCP or the REST API).</p>
 <p>After you approve, the browser goes to <code>${esc(d.redirectHost)}</code>.</p>${loopback}
 <p>Scopes it asked for: <code>${requested}</code>. You choose below what it really gets.</p>`;
 }
@@ -36,7 +36,7 @@ export function renderConsentPage(input: ConsentPageInput): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Authorize an MCP client · Engram</title>
+<title>Authorize a client · Engram</title>
 <style>
 body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem}
 label{display:block;margin-top:1rem;font-weight:600}
@@ -49,7 +49,7 @@ button{margin-top:1.5rem;padding:.5rem 1rem;font:inherit}
 </head>
 <body>
 <main>
-<h1>Authorize an MCP client</h1>
+<h1>Authorize a client</h1>
 ${input.description ? clientBlock(input.description) : ''}
 ${error}
 <form method="post" action="/authorize">

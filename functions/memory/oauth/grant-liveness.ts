@@ -1,8 +1,5 @@
-import type { AuthContext } from '../auth/principal.ts';
+import { OAUTH_KEY_PREFIX, type AuthContext } from '../auth/principal.ts';
 import { MemoryError } from '../errors.ts';
-
-/** Key ids of OAuth grants are `oauth:<id of the key the person pasted on the consent page>`. */
-export const OAUTH_KEY_PREFIX = 'oauth:';
 
 /**
  * An OAuth token is only as good as the key it was granted from: revoking that key (or deleting

@@ -2,11 +2,12 @@ import { z } from 'zod';
 import type { AuthContext } from '../auth/principal.ts';
 
 /**
- * What an MCP request's credential resolves to, carried in `ctx.props` by the OAuth provider:
- * either an OAuth access token (grants chosen on the consent page, stored encrypted in its grant)
- * or a plain `mem_` bearer key resolved through the same auth module as REST.
+ * What a credential resolves to: on `/mcp`, carried in `ctx.props` by the OAuth provider, either
+ * an OAuth access token (grants chosen on the consent page, stored encrypted in its grant) or a
+ * plain `mem_` bearer key resolved through the same auth module as REST; on REST, the props of an
+ * OAuth access token (oauth/access-token.ts).
  */
-export interface McpProps {
+export interface CredentialProps {
   source: 'oauth' | 'key';
   auth: AuthContext;
 }
@@ -35,8 +36,8 @@ const propsSchema = z.object({
   }),
 });
 
-/** The props of an authenticated MCP request, or null when there are none (not wrapped). */
-export function readMcpProps(props: unknown): McpProps | null {
+/** The props of an authenticated request or token, or null when there are none (not wrapped). */
+export function readCredentialProps(props: unknown): CredentialProps | null {
   const parsed = propsSchema.safeParse(props);
   return parsed.success ? parsed.data : null;
 }

@@ -1,15 +1,15 @@
 import {
   getOAuthApi,
   OAuthProvider,
-  type OAuthHelpers,
   type OAuthProviderOptions,
 } from '@cloudflare/workers-oauth-provider';
 import { errorTypeBase, problemBody, problemResponse } from '../../../src/lib/problem.ts';
 import { authenticate } from '../auth/authenticate.ts';
 import { VERBS } from '../auth/principal.ts';
-import { bearerChallenge } from '../mcp/route.ts';
+import { bearerChallenge } from '../errors.ts';
+import { accessTokenOf, oauthHelpersOf, resourceOf, withOAuthHelpers } from './access-token.ts';
 import { handleAuthorize } from './authorize.ts';
-import type { McpProps } from './props.ts';
+import type { CredentialProps } from './props.ts';
 import { guardTokenRequest } from './refresh-guard.ts';
 import { guardRegistration } from './registration-guard.ts';
 import { ACCESS_TOKEN_TTL_SECONDS, refreshTokenTtlSeconds } from './settings.ts';
@@ -23,16 +23,10 @@ export const OAUTH_PATHS = {
 } as const;
 
 export const MCP_PATH = '/mcp';
+/** The REST API: served by the app, which takes API keys and this origin's access tokens. */
+const REST_PREFIX = '/api/v1/';
 
 type FetchHandler = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response>;
-
-/**
- * The protected resource is the origin itself: its metadata then lives at the bare
- * `/.well-known/oauth-protected-resource`, which every 401 names, and `/mcp` is inside it.
- */
-function resourceOf(origin: string): string {
-  return `${origin}/`;
-}
 
 function problem401(
   request: Request,
@@ -69,11 +63,6 @@ async function oauthErrorOf(res: Response): Promise<OAuthErrorBody | null> {
   }
 }
 
-function helpersOf(env: Env): OAuthHelpers | undefined {
-  // The provider puts its helpers on env before it calls the default handler.
-  return (env as Env & { OAUTH_PROVIDER?: OAuthHelpers }).OAUTH_PROVIDER;
-}
-
 function providerOptions(
   origin: string,
   app: FetchHandler,
@@ -86,7 +75,8 @@ function providerOptions(
     apiHandler: { fetch: (request, env, ctx) => app(request, env, ctx) },
     defaultHandler: {
       fetch: (request, env, ctx) => {
-        const helpers = helpersOf(env);
+        // The provider puts its helpers on env before it calls the default handler.
+        const helpers = oauthHelpersOf(env);
         if (new URL(request.url).pathname === OAUTH_PATHS.authorize && helpers) {
           return handleAuthorize(request, env, helpers);
         }
@@ -110,7 +100,7 @@ function providerOptions(
     async resolveExternalToken({ token, env }) {
       try {
         const auth = await authenticate(env, `Bearer ${token}`);
-        const props: McpProps = { source: 'key', auth };
+        const props: CredentialProps = { source: 'key', auth };
         return { props, audience: resource };
       } catch {
         return null;
@@ -164,13 +154,41 @@ async function guarded(
 }
 
 /**
+ * A REST request whose bearer is an OAuth access token reaches the app with the provider's
+ * helpers on its env, for the auth middleware to resolve the token (oauth/access-token.ts) and
+ * refuse it with the API's own 401. A request with a `mem_` key, or none, passes untouched.
+ */
+function serveRest(
+  request: Request,
+  env: Env,
+  ctx: ExecutionContext,
+  url: URL,
+  app: FetchHandler,
+): Promise<Response> {
+  const bearer = accessTokenOf(request.headers.get('authorization'));
+  if (bearer === null || !oauthCapable(url)) return app(request, env, ctx);
+  let entry: ProviderEntry;
+  try {
+    entry = providerFor(url.origin, app, env);
+  } catch (err) {
+    // A misconfigured token lifetime: said as on the OAuth paths, not passed off as a bad token.
+    return Promise.resolve(
+      oauthError(500, 'server_error', err instanceof Error ? err.message : String(err)),
+    );
+  }
+  return app(request, withOAuthHelpers(env, getOAuthApi(entry.options, env)), ctx);
+}
+
+/**
  * Wraps the Worker's fetch with the OAuth 2.1 provider (metadata, registration, authorize,
- * token) and its `/mcp` credential check. One provider per origin, because its resource and
- * issuer are absolute URLs and the same code serves 127.0.0.1 and the public host.
+ * token) and its `/mcp` credential check, and hands REST requests carrying an access token the
+ * provider's helpers. One provider per origin, because its resource and issuer are absolute URLs
+ * and the same code serves 127.0.0.1 and the public host.
  */
 export function withOAuth(app: FetchHandler): FetchHandler {
   return async (request, env, ctx) => {
     const url = new URL(request.url);
+    if (url.pathname.startsWith(REST_PREFIX)) return serveRest(request, env, ctx, url, app);
     if (!isOAuthPath(url.pathname)) return app(request, env, ctx);
     const missing = 'missing Authorization: Bearer <key or OAuth access token>';
     // OAuth 2.1 needs HTTPS (http only on loopback); elsewhere /mcp still takes bearer keys.

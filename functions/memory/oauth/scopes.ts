@@ -1,4 +1,4 @@
-import { VERBS } from '../auth/principal.ts';
+import { VERBS, type AuthContext } from '../auth/principal.ts';
 
 const KNOWN: ReadonlySet<string> = new Set(VERBS);
 
@@ -13,4 +13,16 @@ export function unknownScopes(scope: string | null | undefined): string[] {
     .split(' ')
     .filter((s) => s !== '')
     .filter((s) => !KNOWN.has(s));
+}
+
+/**
+ * The grant an access token may use: the consent's per-verb paths, with every verb the token's
+ * OAuth `scope` lacks emptied. The consent page grants exactly the verbs with paths, so the two
+ * agree on a fresh token; a token refreshed with a narrower `scope` (RFC 6749 §6) keeps the
+ * grant's props but not the verbs it gave up.
+ */
+export function boundByScope(auth: AuthContext, scope: readonly string[]): AuthContext {
+  const grants = { ...auth.key.grants };
+  for (const verb of VERBS) if (!scope.includes(verb)) grants[verb] = [];
+  return { principal: auth.principal, key: { ...auth.key, grants } };
 }

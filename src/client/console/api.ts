@@ -1,9 +1,13 @@
 /**
  * Every call the console makes goes through here: the public memory API with the signed-in key
- * as a bearer token, so the console can show no more than that key may read. Problems (RFC 9457)
- * become an `ApiError` carrying their detail, which the views print as they are.
+ * (or the OAuth access token standing for it) as a bearer token, so the console can show no more
+ * than that key may read. Problems (RFC 9457) become an `ApiError` carrying their detail, which
+ * the views print as they are.
  */
-import { currentSession } from './session.ts';
+import { refreshAccessToken } from './oauth.ts';
+import { currentSession, signOut } from './session.ts';
+
+const SIGN_IN_PATH = '/console';
 
 export interface Problem {
   title: string;
@@ -45,13 +49,10 @@ function isProblem(value: unknown): value is Problem {
   return typeof value === 'object' && value !== null && 'title' in value && 'detail' in value;
 }
 
-/** The raw response of an authenticated call (export streams NDJSON, not JSON). */
-export async function call(path: string, options: CallOptions = {}): Promise<Response> {
-  const session = currentSession();
-  if (session === null) throw new SignedOutError();
-  const headers: Record<string, string> = { authorization: `Bearer ${session.key}` };
+function send(bearer: string, path: string, options: CallOptions): Promise<Response> {
+  const headers: Record<string, string> = { authorization: `Bearer ${bearer}` };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(urlOf(path, options.query), {
+  return fetch(urlOf(path, options.query), {
     method: options.method ?? 'GET',
     headers,
     body: options.body === undefined ? null : JSON.stringify(options.body),
@@ -59,6 +60,34 @@ export async function call(path: string, options: CallOptions = {}): Promise<Res
     credentials: 'omit',
     cache: 'no-store',
   });
+}
+
+/**
+ * An OAuth session's 401 (the access token expired, most often): refresh once and send again; a
+ * second refusal, or no refresh, ends the session and goes back to sign in.
+ */
+async function retryWithFreshToken(
+  spent: string,
+  path: string,
+  options: CallOptions,
+): Promise<Response> {
+  // Another call may have refreshed meanwhile: then its token is tried, not a second refresh.
+  const fresh = currentSession()?.key !== spent || (await refreshAccessToken());
+  const bearer = currentSession()?.key;
+  const res = fresh && bearer !== undefined ? await send(bearer, path, options) : null;
+  if (res !== null && res.status !== 401) return res;
+  signOut();
+  location.assign(SIGN_IN_PATH);
+  throw new SignedOutError();
+}
+
+/** The raw response of an authenticated call (export streams NDJSON, not JSON). */
+export async function call(path: string, options: CallOptions = {}): Promise<Response> {
+  const session = currentSession();
+  if (session === null) throw new SignedOutError();
+  let res = await send(session.key, path, options);
+  if (res.status === 401 && session.oauth !== null)
+    res = await retryWithFreshToken(session.key, path, options);
   if (res.ok) return res;
   const body: unknown = await res.json().catch(() => null);
   throw new ApiError(res.status, isProblem(body) ? body : null);

@@ -6,7 +6,7 @@
 import { api, ApiError, call } from './api.ts';
 import { saveAs } from './download.ts';
 import { byId, field, fill, h, when } from './dom.ts';
-import { chooseContext, type ConsoleSession } from './session.ts';
+import { chooseContext, manages, type ConsoleSession } from './session.ts';
 import { refreshHeader, startView } from './shell.ts';
 import { attempt, say } from './status.ts';
 import type { ContextInfo, ContextPage, Migrations } from './types.ts';
@@ -124,7 +124,7 @@ async function draw(session: ConsoleSession, pinned: readonly string[]): Promise
 
 startView(
   (session) => {
-    if (session.kind !== 'management') {
+    if (!manages(session)) {
       say('Contexts are managed with a management key.', 'error');
       byId('console-view', HTMLElement).hidden = true;
       return;

@@ -7,6 +7,7 @@
 import { api, call } from './api.ts';
 import { byId, field, fill, h } from './dom.ts';
 import { drawKeys, drawPrincipals } from './key-lists.ts';
+import { manages } from './session.ts';
 import { startView } from './shell.ts';
 import { attempt, say } from './status.ts';
 import type { ApiKeyInfo, PrincipalInfo } from './types.ts';
@@ -39,7 +40,7 @@ function onSubmit(id: string, run: (form: HTMLFormElement) => Promise<void>): vo
 
 startView(
   (session) => {
-    if (session.kind !== 'management') {
+    if (!manages(session)) {
       say('Keys and principals are managed with a management key.', 'error');
       byId('console-view', HTMLElement).hidden = true;
       return;

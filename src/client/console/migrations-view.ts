@@ -5,6 +5,7 @@
  */
 import { api } from './api.ts';
 import { byId, fill, h, when } from './dom.ts';
+import { manages } from './session.ts';
 import { startView } from './shell.ts';
 import { attempt, say } from './status.ts';
 import type { Migrations } from './types.ts';
@@ -73,7 +74,7 @@ async function draw(): Promise<void> {
 
 startView(
   (session) => {
-    if (session.kind !== 'management') {
+    if (!manages(session)) {
       say('The rollout is visible to a root management key only.', 'error');
       byId('console-view', HTMLElement).hidden = true;
       return;

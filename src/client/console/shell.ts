@@ -4,7 +4,7 @@
  */
 import { api } from './api.ts';
 import { byId, fill, h } from './dom.ts';
-import { chooseContext, currentSession, signOut, type ConsoleSession } from './session.ts';
+import { chooseContext, currentSession, manages, signOut, type ConsoleSession } from './session.ts';
 import { say } from './status.ts';
 import type { ContextPage } from './types.ts';
 
@@ -17,12 +17,18 @@ const PICKER_SIZE = 100;
  * a root key, its own for a bound one), the one an agent or supervisor key is bound to.
  */
 async function openableContexts(session: ConsoleSession): Promise<string[]> {
-  if (session.kind !== 'management') {
+  // An OAuth token is bound to one Context and manages nothing, whatever its principal's kind.
+  if (!manages(session)) {
     const bound = session.who?.context_id ?? session.contextId;
     return bound === null ? [] : [bound];
   }
   const page = await api<ContextPage>('/api/v1/contexts', { query: { limit: PICKER_SIZE } });
   return page.contexts.map((c) => c.id);
+}
+
+/** `agent key`, or `agent via OAuth` when the bearer is an access token standing for one. */
+function credentialLabel(session: ConsoleSession): string {
+  return session.oauth === null ? `${session.kind} key` : `${session.kind} via OAuth`;
 }
 
 function paintHeader(session: ConsoleSession | null): void {
@@ -32,7 +38,7 @@ function paintHeader(session: ConsoleSession | null): void {
     const text =
       session === null
         ? 'Not signed in'
-        : `${session.kind} key${name} · ${session.contextId === null ? 'no Context chosen' : session.contextId}`;
+        : `${credentialLabel(session)}${name} · ${session.contextId === null ? 'no Context chosen' : session.contextId}`;
     fill(who, text);
     // The line is cut with an ellipsis when it is too long (console.css): the whole of it on hover.
     who.title = text;

@@ -1,17 +1,20 @@
 /**
- * `/console`: sign in with a key, then an overview of what the key may do and of the chosen
- * Context. The key is checked against the API before it is kept: `GET /api/v1/whoami` (any valid
- * key) says who it is, which Context it is bound to and what it may read and write; a Context id
- * typed in is then opened with it (`GET /contexts/{id}`), which any key of that Context may do.
+ * `/console`: sign in with a key, or through OAuth (oauth.ts), then an overview of what the key
+ * may do and of the chosen Context. The key is checked against the API before it is kept:
+ * `GET /api/v1/whoami` (any valid key) says who it is, which Context it is bound to and what it
+ * may read and write; a Context id typed in is then opened with it (`GET /contexts/{id}`), which
+ * any key of that Context may do.
  */
 import { api } from './api.ts';
 import { byId, field, fill, h, when } from './dom.ts';
+import { startOAuthSignIn } from './oauth.ts';
 import { currentSession, rememberWho, signIn, signOut } from './session.ts';
 import { refreshHeader } from './shell.ts';
 import { attempt, explain, say } from './status.ts';
 import type { ContextInfo, WhoAmI } from './types.ts';
 
 const form = byId('sign-in', HTMLFormElement);
+const oauth = byId('oauth-sign-in', HTMLElement);
 
 async function check(key: string, typed: string | null): Promise<void> {
   signIn(key, typed);
@@ -34,7 +37,11 @@ function keyRows(who: WhoAmI): HTMLElement {
   const paths = (list: string[]) => (list.length === 0 ? 'nothing' : list.join(', '));
   const rows: [string, string][] = [
     ['Principal', `${who.principal.display_name} (${who.principal.kind})`],
-    ['Key', who.key_id],
+    // An OAuth grant is `oauth:<id of the key consented with>` (docs/console.md).
+    [
+      'Key',
+      who.key_id.startsWith('oauth:') ? `OAuth token from ${who.key_id.slice(6)}` : who.key_id,
+    ],
     ['Contexts', who.context_id === null ? 'every Context (root management key)' : who.context_id],
     ['May read', paths(who.grants['memory:read'])],
     ['May write', paths(who.grants['memory:write'])],
@@ -82,6 +89,7 @@ async function showOverview(): Promise<void> {
   const session = currentSession();
   const overview = byId('overview', HTMLElement);
   form.hidden = session !== null;
+  oauth.hidden = session !== null;
   overview.hidden = session === null;
   if (session === null) return;
   const body = byId('overview-body', HTMLElement);
@@ -124,6 +132,11 @@ form.addEventListener('submit', (event) => {
       say(explain(error), 'error');
     }
   })();
+});
+
+byId('oauth-start', HTMLButtonElement).addEventListener('click', () => {
+  say('Opening the consent page…');
+  startOAuthSignIn().catch((error: unknown) => say(explain(error), 'error'));
 });
 
 void showOverview();

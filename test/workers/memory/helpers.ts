@@ -7,6 +7,8 @@ export const ORIGIN = 'http://memory.test';
 
 export interface CallOptions {
   key?: string | null;
+  /** Another origin than ORIGIN: OAuth access tokens need a loopback (or https) one. */
+  origin?: string;
   body?: unknown;
   rawBody?: string;
   headers?: Record<string, string>;
@@ -26,7 +28,7 @@ export async function call(
   else if (options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined && !headers.has('content-type'))
     headers.set('content-type', 'application/json');
-  return exports.default.fetch(`${ORIGIN}${path}`, {
+  return exports.default.fetch(`${options.origin ?? ORIGIN}${path}`, {
     method,
     headers,
     ...(body === undefined ? {} : { body }),

@@ -2,7 +2,7 @@ import { exports } from 'cloudflare:workers';
 import { expect } from 'vitest';
 
 // Runs the whole OAuth 2.1 flow (register, consent with a key, code exchange with PKCE) to get an
-// access token for /mcp. OAuth needs a loopback (or https) origin.
+// access token for /mcp and /api/v1. OAuth needs a loopback (or https) origin.
 export const OAUTH_ORIGIN = 'http://127.0.0.1:8787';
 const REDIRECT = 'http://127.0.0.1:9/callback';
 
@@ -16,12 +16,29 @@ function base64url(bytes: Uint8Array): string {
   return btoa(bin).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
 }
 
+/** What the token endpoint answered, with the client it was issued to. */
+export interface OAuthTokens {
+  access_token: string;
+  refresh_token: string;
+  scope: string;
+  client_id: string;
+}
+
 /** An access token granting, from `apiKey`, the consent-page fields (`read`, `write`, ...). */
 export async function oauthToken(
   apiKey: string,
   fields: Record<string, string>,
   address: string,
 ): Promise<string> {
+  return (await oauthTokens(apiKey, fields, address)).access_token;
+}
+
+/** The whole token response (access and refresh token, scope) of the flow `oauthToken` runs. */
+export async function oauthTokens(
+  apiKey: string,
+  fields: Record<string, string>,
+  address: string,
+): Promise<OAuthTokens> {
   const headers = { 'cf-connecting-ip': address };
   const registered = await at('/oauth/register', {
     method: 'POST',
@@ -69,5 +86,19 @@ export async function oauthToken(
     }),
   });
   expect(token.status).toBe(200);
-  return ((await token.json()) as { access_token: string }).access_token;
+  return { ...((await token.json()) as Omit<OAuthTokens, 'client_id'>), client_id };
+}
+
+/** Exchanges a refresh token, optionally for a narrower `scope` (RFC 6749 §6). */
+export function refreshAt(tokens: OAuthTokens, scope?: string): Promise<Response> {
+  return at('/oauth/token', {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: tokens.client_id,
+      ...(scope === undefined ? {} : { scope }),
+    }),
+  });
 }

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { call, json } from '../memory/helpers.ts';
 import { ROUTES } from './security-routes.ts';
-import { KEYS, OK, POLICY, World, type KeyName, type Route } from './security-world.ts';
+import { OAUTH_ORIGIN } from './oauth-token.ts';
+import { KEYS, OAUTH_KEYS, OK, POLICY, World, type KeyName, type Route } from './security-world.ts';
 
-// Issue 15 item 8: every memory route x key kind x grant, with the status it must answer. One row
+// Issue 15 item 8: every memory route x key kind x grant (and the OAuth access tokens REST takes
+// since issue 41), with the status it must answer. One row
 // per case; the expected status comes from POLICY (the access rules of docs/security.md written
 // as a table) unless a route names its own exception. MCP tools: security-table-mcp.test.ts.
 
@@ -48,6 +50,7 @@ describe('security table: every memory route x key kind x grant', () => {
       const req = await c.route.build(w, keyName === 'scoped' ? 'team:b' : 'team:a');
       const res = await call(req.method, req.path, {
         key: await w.key(keyName),
+        ...(OAUTH_KEYS.has(keyName) ? { origin: OAUTH_ORIGIN } : {}),
         ...(req.body === undefined ? {} : { body: req.body }),
         ...(req.rawBody === undefined ? {} : { rawBody: req.rawBody }),
         ...(req.headers === undefined ? {} : { headers: req.headers }),

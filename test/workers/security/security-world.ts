@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { ALL, BOOTSTRAP, call, json, unique, type GrantsInput } from '../memory/helpers.ts';
+import { oauthToken } from './oauth-token.ts';
 
 // The key kinds, the access policy and the World (Contexts, keys, fixtures) of the security table
 // (security-table.test.ts); the routes are in security-routes.ts.
@@ -16,8 +17,20 @@ export const KEYS = [
   'revoked', // an agent key, revoked
   'otherAgent', // agent key of another Context, every grant
   'none', // no Authorization header
+  'oauth', // OAuth access token consented with the agent key's whole grant
+  'oauthRead', // OAuth access token consented with memory:read only
+  'oauthMgmt', // OAuth access token consented with the bound management key's whole grant
+  'oauthRevoked', // OAuth access token whose key was revoked since
 ] as const;
 export type KeyName = (typeof KEYS)[number];
+
+/** OAuth access tokens: sent at the loopback origin, where this origin's OAuth flow issued them. */
+export const OAUTH_KEYS: ReadonlySet<KeyName> = new Set([
+  'oauth',
+  'oauthRead',
+  'oauthMgmt',
+  'oauthRevoked',
+]);
 
 /** What a route needs: the rows of the access policy. */
 export type Need =
@@ -32,31 +45,36 @@ export type Need =
   | 'supervise'; // persisting reflections: a supervisor (or management) principal
 
 export const OK = 0; // placeholder for the route's own success status
+// An OAuth token carries memory scopes only (docs/console.md): management routes refuse even a
+// management principal's token (403), while its memory verbs follow the consent.
 export const POLICY: Record<Need, Record<KeyName, number>> = {
   // prettier-ignore
-  root:        { root: OK, bound: 403, otherMgmt: 403, agent: 403, supervisor: 403, reader: 403, scoped: 403, revoked: 401, otherAgent: 403, none: 401 },
+  root:        { root: OK, bound: 403, otherMgmt: 403, agent: 403, supervisor: 403, reader: 403, scoped: 403, revoked: 401, otherAgent: 403, none: 401, oauth: 403, oauthRead: 403, oauthMgmt: 403, oauthRevoked: 401 },
   // prettier-ignore
-  anyMgmt:     { root: OK, bound: OK,  otherMgmt: OK,  agent: 403, supervisor: 403, reader: 403, scoped: 403, revoked: 401, otherAgent: 403, none: 401 },
+  anyMgmt:     { root: OK, bound: OK,  otherMgmt: OK,  agent: 403, supervisor: 403, reader: 403, scoped: 403, revoked: 401, otherAgent: 403, none: 401, oauth: 403, oauthRead: 403, oauthMgmt: 403, oauthRevoked: 401 },
   // prettier-ignore
-  anyKey:      { root: OK, bound: OK,  otherMgmt: OK,  agent: OK,  supervisor: OK,  reader: OK,  scoped: OK,  revoked: 401, otherAgent: OK,  none: 401 },
+  anyKey:      { root: OK, bound: OK,  otherMgmt: OK,  agent: OK,  supervisor: OK,  reader: OK,  scoped: OK,  revoked: 401, otherAgent: OK,  none: 401, oauth: OK,  oauthRead: OK,  oauthMgmt: OK,  oauthRevoked: 401 },
   // prettier-ignore
-  tenantAdmin: { root: OK, bound: OK,  otherMgmt: 403, agent: 403, supervisor: 403, reader: 403, scoped: 403, revoked: 401, otherAgent: 403, none: 401 },
+  tenantAdmin: { root: OK, bound: OK,  otherMgmt: 403, agent: 403, supervisor: 403, reader: 403, scoped: 403, revoked: 401, otherAgent: 403, none: 401, oauth: 403, oauthRead: 403, oauthMgmt: 403, oauthRevoked: 401 },
   // prettier-ignore
-  view:        { root: OK, bound: OK,  otherMgmt: 403, agent: OK,  supervisor: OK,  reader: OK,  scoped: OK,  revoked: 401, otherAgent: 403, none: 401 },
+  view:        { root: OK, bound: OK,  otherMgmt: 403, agent: OK,  supervisor: OK,  reader: OK,  scoped: OK,  revoked: 401, otherAgent: 403, none: 401, oauth: OK,  oauthRead: OK,  oauthMgmt: OK,  oauthRevoked: 401 },
   // prettier-ignore
-  read:        { root: OK, bound: OK,  otherMgmt: 403, agent: OK,  supervisor: OK,  reader: OK,  scoped: 403, revoked: 401, otherAgent: 403, none: 401 },
+  read:        { root: OK, bound: OK,  otherMgmt: 403, agent: OK,  supervisor: OK,  reader: OK,  scoped: 403, revoked: 401, otherAgent: 403, none: 401, oauth: OK,  oauthRead: OK,  oauthMgmt: OK,  oauthRevoked: 401 },
   // prettier-ignore
-  write:       { root: OK, bound: OK,  otherMgmt: 403, agent: OK,  supervisor: OK,  reader: 403, scoped: 403, revoked: 401, otherAgent: 403, none: 401 },
+  write:       { root: OK, bound: OK,  otherMgmt: 403, agent: OK,  supervisor: OK,  reader: 403, scoped: 403, revoked: 401, otherAgent: 403, none: 401, oauth: OK,  oauthRead: 403, oauthMgmt: OK,  oauthRevoked: 401 },
   // prettier-ignore
-  forget:      { root: OK, bound: OK,  otherMgmt: 403, agent: OK,  supervisor: OK,  reader: 403, scoped: 403, revoked: 401, otherAgent: 403, none: 401 },
+  forget:      { root: OK, bound: OK,  otherMgmt: 403, agent: OK,  supervisor: OK,  reader: 403, scoped: 403, revoked: 401, otherAgent: 403, none: 401, oauth: OK,  oauthRead: 403, oauthMgmt: OK,  oauthRevoked: 401 },
   // prettier-ignore
-  supervise:   { root: OK, bound: OK,  otherMgmt: 403, agent: 403, supervisor: OK,  reader: 403, scoped: 403, revoked: 401, otherAgent: 403, none: 401 },
+  supervise:   { root: OK, bound: OK,  otherMgmt: 403, agent: 403, supervisor: OK,  reader: 403, scoped: 403, revoked: 401, otherAgent: 403, none: 401, oauth: 403, oauthRead: 403, oauthMgmt: OK,  oauthRevoked: 401 },
 };
 
 const GRANTS: Record<'reader' | 'scoped', GrantsInput> = {
   reader: { 'memory:read': ['*'] },
   scoped: { 'memory:read': ['team:a'], 'memory:write': ['team:a'], 'memory:forget': ['team:a'] },
 };
+
+/** OAuth flows of the table, each from its own address (registrations and consents are throttled). */
+let tokens = 0;
 
 /** A Context, a second one, and the keys of the table, issued on first use. */
 export class World {
@@ -88,11 +106,29 @@ export class World {
     return json<{ id: string; key: string }>(res);
   }
 
+  /** An access token consented with a fresh key of `kind` (revoked afterwards if asked). */
+  private async token(
+    kind: 'agent' | 'management',
+    fields: Record<string, string>,
+    revoke = false,
+  ): Promise<string> {
+    const issued = await this.issue(this.ctx, kind, ALL);
+    tokens += 1;
+    const token = await oauthToken(issued.key, fields, `192.0.2.${tokens % 250}`);
+    if (revoke) expect((await call('DELETE', `/api/v1/keys/${issued.id}`)).status).toBe(204);
+    return token;
+  }
+
   async key(name: KeyName): Promise<string | null> {
     const known = this.keys.get(name);
     if (known !== undefined) return known;
+    const every = { read: '*', write: '*', forget: '*' };
     let key: string | null;
     if (name === 'root') key = BOOTSTRAP;
+    else if (name === 'oauth') key = await this.token('agent', every);
+    else if (name === 'oauthRead') key = await this.token('agent', { read: '*' });
+    else if (name === 'oauthMgmt') key = await this.token('management', every);
+    else if (name === 'oauthRevoked') key = await this.token('agent', { read: '*' }, true);
     else if (name === 'none') key = null;
     else if (name === 'bound') key = (await this.issue(this.ctx, 'management', ALL)).key;
     else if (name === 'otherMgmt') key = (await this.issue(this.other, 'management', ALL)).key;
