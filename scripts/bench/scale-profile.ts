@@ -4,6 +4,7 @@
 // most (calls, rows, ms). Not a figure for BENCHMARKS (the scale bench through the API is); a
 // profiler's bench, also to run under `node --cpu-prof`:
 //   npm run bench -- scale-profile --sizes=10000,100000 [--file=/tmp/ctx.db] [--statements]
+//     [--modes=bm25,hybrid]
 // With `--file` the Context is kept in that file and grown from what it holds, so a size once
 // reached can be asked again after a change (the schema steps run first).
 import { embedSif, SIF_MODEL_ID } from '../../functions/memory/retrieval/sif-embeddings.ts';
@@ -83,6 +84,7 @@ function countingSql(sql: SqlStorage): { costs: Map<string, StatementCost>; on: 
 
 export async function runScaleProfile(flags: string[]): Promise<null> {
   const sizes = (flag(flags, 'sizes') ?? '10000,100000').split(',').map(Number);
+  const modes = (flag(flags, 'modes')?.split(',') ?? MODES) as SearchMode[];
   const storage = nodeStorage(flag(flags, 'file'));
   applyMigrations(storage as unknown as DurableObjectStorage);
   const cache = new VectorCache();
@@ -124,7 +126,7 @@ export async function runScaleProfile(flags: string[]): Promise<null> {
     console.log(
       `${size} facts: grown ${have - grownFrom} in ${seconds.toFixed(1)} s ${rate} (insert ${(insertMs / 1000).toFixed(1)} s, background ${(maintainMs / 1000).toFixed(1)} s)`,
     );
-    for (const mode of MODES) {
+    for (const mode of modes) {
       if (counting) {
         counting.costs.clear();
         counting.on = true;

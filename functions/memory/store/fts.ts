@@ -140,12 +140,21 @@ function* ranked(
   sql: SqlStorage,
   match: string | null,
   skip?: ReadonlySet<number>,
+  floor: number | null = null,
 ): Generator<FtsHit> {
   if (match === null) return;
-  const cursor = sql.exec<{ seq: number; rank: number }>(
-    'SELECT rowid AS seq, bm25(items_fts) AS rank FROM items_fts WHERE items_fts MATCH ? ORDER BY rank',
-    match,
-  );
+  // FTS5 takes a rowid bound as a start in its doclists: rows below `floor` are not read.
+  const cursor =
+    floor === null
+      ? sql.exec<{ seq: number; rank: number }>(
+          'SELECT rowid AS seq, bm25(items_fts) AS rank FROM items_fts WHERE items_fts MATCH ? ORDER BY rank',
+          match,
+        )
+      : sql.exec<{ seq: number; rank: number }>(
+          'SELECT rowid AS seq, bm25(items_fts) AS rank FROM items_fts WHERE items_fts MATCH ? AND rowid >= ? ORDER BY rank',
+          match,
+          floor,
+        );
   for (const row of cursor) if (!skip?.has(row.seq)) yield { seq: row.seq, score: -row.rank };
 }
 
@@ -168,7 +177,7 @@ export function* ftsSearch(
   if (index) {
     const tokens = terms.map(ftsToken);
     if (tokens.every((t) => t !== null))
-      return yield* indexed(index, tokens, fromText, choice, expect);
+      return yield* indexed(sql, index, tokens, fromText, choice, expect);
   }
   let df: Map<string, number> | null = null;
   const stems = terms.map((t) => stemmer(t));
@@ -180,7 +189,9 @@ export function* ftsSearch(
   const plan = planTerms(terms.length, choice, expect, frequency);
   const weighed = plan.weighed.map((i) => terms[i] ?? '');
   const matched = plan.policy === 'all' ? terms.map((_, i) => i) : plan.weighed;
-  const all = conjunction(matched, fromText, frequency).map((i) => terms[i] ?? '');
+  const common = conjunction(sql, matched, fromText, frequency);
+  const all = common.all.map((i) => terms[i] ?? '');
+  const floor = common.floor;
   const seen = new Set<number>();
   if (all.length > 0) {
     const scoredOn = plan.policy === 'all' ? terms : weighed;
@@ -194,8 +205,8 @@ export function* ftsSearch(
       yield plan.policy === 'weighed-first' ? { seq: hit.seq, score: hit.score / 2 } : hit;
     }
   }
-  if (plan.policy === 'all') return yield* ranked(sql, matchOf(terms), seen);
-  if (plan.policy === 'weighed') return yield* ranked(sql, matchOf(weighed), seen);
+  if (plan.policy === 'all') return yield* ranked(sql, matchOf(terms), seen, floor);
+  if (plan.policy === 'weighed') return yield* ranked(sql, matchOf(weighed), seen, floor);
   // The weighed rows, scored on every term: `(weighed) AND (all)` matches what the weighed
   // terms match, and bm25 counts each weighed phrase twice and each zero-weight one once, so the
   // zero-weight terms' 1e-6 shares still break the weighed terms' ties as in FTS5's own list (the
@@ -203,11 +214,11 @@ export function* ftsSearch(
   // 0.231). Halved, the score is FTS5's to within those shares. Reading the ubiquitous terms'
   // postings to intersect costs far less than scoring every row they match.
   const both = `(${matchOf(weighed) ?? ''}) AND (${matchOf(terms) ?? ''})`;
-  for (const hit of ranked(sql, both, seen)) {
+  for (const hit of ranked(sql, both, seen, floor)) {
     seen.add(hit.seq);
     yield { seq: hit.seq, score: hit.score / 2 };
   }
-  yield* ranked(sql, matchOf(terms), seen);
+  yield* ranked(sql, matchOf(terms), seen, floor);
 }
 
 /**
@@ -216,6 +227,7 @@ export function* ftsSearch(
  * `weighed-first`, which differs from this one by the zero-weight terms' 1e-6 shares).
  */
 function* indexed(
+  sql: SqlStorage,
   index: PostingsIndex,
   tokens: string[],
   fromText: ReadonlySet<number>,
@@ -226,36 +238,62 @@ function* indexed(
   const plan = planTerms(tokens.length, choice, expect, frequency);
   const weighed = plan.weighed.map((i) => tokens[i] ?? '');
   const matched = plan.policy === 'all' ? tokens.map((_, i) => i) : plan.weighed;
-  const all = new Set(conjunction(matched, fromText, frequency).map((i) => tokens[i] ?? ''));
-  if (plan.policy === 'all') return yield* index.search(tokens, undefined, all);
-  if (plan.policy === 'weighed') return yield* index.search(weighed, undefined, all);
-  yield* index.search(tokens, new Set(weighed), all);
+  const common = conjunction(sql, matched, fromText, frequency);
+  const all = new Set(common.all.map((i) => tokens[i] ?? ''));
+  const bounds = { all, floor: common.floor };
+  if (plan.policy === 'all') return yield* index.search(tokens, undefined, bounds);
+  if (plan.policy === 'weighed') return yield* index.search(weighed, undefined, bounds);
+  yield* index.search(tokens, new Set(weighed), bounds);
 }
 
 /**
- * Postings a question's matched terms may hold before its list starts with the rows holding all
- * of its words: scoring every row that holds any of them is what grows with the Context (a
- * million facts: about 150,000 rows a question, 290 ms), and the rows holding all of them are
- * the few the best come from. Below it, one list best first, as FTS5 gives it.
+ * Postings a question's matched terms may hold before its list is bounded: scoring every row
+ * that holds any of them is what grows with the Context (a million facts: about 150,000 rows a
+ * question, 290 ms in process). Past it, the list starts with the rows holding all of the
+ * question's words (the few the best come from), and the rest is read from the Context's newest
+ * rows only (`RECENT_POSTINGS`). Below it, one list best first, as FTS5 gives it.
  */
 export const CONJUNCTIVE_FROM = 20_000;
+/** Postings the rest of a bounded list reads, about (a bound on its scoring: 5,000 rows). */
+const RECENT_POSTINGS = 5_000;
+
+/** How a list is bounded (`conjunction`): rows holding `all` first; the rest from `floor` on. */
+export interface ListBounds {
+  /** Terms (by index) whose rows come first; none: no such part. */
+  all: number[];
+  /** Lowest seq the rest of the list reads; null: all of it. */
+  floor: number | null;
+}
 
 /**
- * The terms (by index) whose rows come first: the matched terms that are words of the question
- * and occur at all, when their postings reach `CONJUNCTIVE_FROM` and there are two or more (one
- * term's rows are its whole list). None otherwise. Added terms (lemmas, answer types) are left
- * out: a row need not hold them to answer.
+ * The bounds of a list over `matched` terms: none while their postings stay below
+ * `CONJUNCTIVE_FROM`. Past it, the matched terms that are words of the question and occur at
+ * all come first when there are two or more (one term's rows are its whole list; added terms,
+ * lemmas and answer types, need not be held to answer), and the rest reads the newest seqs that
+ * hold about `RECENT_POSTINGS` postings, supposing them spread evenly over the seqs. The postings
+ * index and FTS5 bound a list alike: the same list from either.
  */
 function conjunction(
+  sql: SqlStorage,
   matched: readonly number[],
   fromText: ReadonlySet<number>,
   frequency: (i: number) => number,
-): number[] {
+): ListBounds {
   let postings = 0;
   for (const i of matched) postings += frequency(i);
-  if (postings < CONJUNCTIVE_FROM) return [];
+  if (postings < CONJUNCTIVE_FROM) return { all: [], floor: null };
   const all = matched.filter((i) => fromText.has(i) && frequency(i) > 0);
-  return all.length >= 2 ? all : [];
+  // Two subqueries: SQLite reads MIN or MAX alone from the key's ends, both at once by a scan.
+  const span = sql
+    .exec<{ lo: number | null; hi: number | null }>(
+      'SELECT (SELECT MIN(seq) FROM items) AS lo, (SELECT MAX(seq) FROM items) AS hi',
+    )
+    .one();
+  const floor =
+    span.lo === null || span.hi === null
+      ? null
+      : span.hi - Math.ceil(((span.hi - span.lo + 1) * RECENT_POSTINGS) / postings) + 1;
+  return { all: all.length >= 2 ? all : [], floor };
 }
 
 /** Which of `terms` (by index) are words of the question itself. */

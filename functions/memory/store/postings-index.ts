@@ -142,31 +142,36 @@ export class PostingsIndex {
    * ahead of the rest (each part best first): the `weighed-first` order of fts.ts. The rest are
    * scored only if the caller reads past the first part (a ubiquitous word's rows: most of the
    * Context), and each part is sorted lazily, a heap popped as the caller reads. `all`, when
-   * given, puts the rows holding every one of its tokens ahead of both (fts.ts `conjunction`).
+   * given, puts the rows holding every one of its tokens ahead of both, and `floor` bounds the rest
+   * (fts.ts `conjunction`).
    */
   *search(
     phrases: readonly string[],
     first?: ReadonlySet<string>,
-    all?: ReadonlySet<string>,
+    bounds?: { all: ReadonlySet<string>; floor: number | null },
   ): Generator<IndexHit> {
     if (this.rows === 0 || phrases.length === 0) return;
-    // Rows holding every token of `all` (fts.ts `conjunction`) come before everything else.
-    const held = new Uint8Array(all !== undefined && all.size > 0 ? this.seqs.length : 0);
-    for (const phrase of all ?? [])
+    // Rows holding every token of `all` come before everything else; the rest of the list reads
+    // seqs from `floor` on (fts.ts `conjunction`).
+    const all = bounds?.all ?? new Set<string>();
+    const floor = bounds?.floor ?? null;
+    const held = new Uint8Array(all.size > 0 ? this.seqs.length : 0);
+    for (const phrase of all)
       for (const slot of this.postings.get(phrase)?.slots ?? []) held[slot] = (held[slot] ?? 0) + 1;
-    const size = all?.size ?? 0;
-    const inAll = (slot: number): boolean => size > 0 && held[slot] === size;
-    if (size > 0) yield* this.ranked(phrases, inAll);
+    const inAll = (slot: number): boolean => all.size > 0 && held[slot] === all.size;
+    const inRest = (slot: number): boolean =>
+      !inAll(slot) && (floor === null || (this.seqs[slot] ?? 0) >= floor);
+    if (all.size > 0) yield* this.ranked(phrases, inAll);
     if (first === undefined) {
-      yield* this.ranked(phrases, size > 0 ? (slot) => !inAll(slot) : null);
+      yield* this.ranked(phrases, all.size > 0 || floor !== null ? inRest : null);
       return;
     }
     // 1 marks a row holding a preferred token; the second part is every other row.
     const marks = new Uint8Array(this.seqs.length);
     for (const phrase of first)
       for (const slot of this.postings.get(phrase)?.slots ?? []) marks[slot] = 1;
-    yield* this.ranked(phrases, (slot) => marks[slot] === 1 && !inAll(slot));
-    yield* this.ranked(phrases, (slot) => marks[slot] !== 1 && !inAll(slot));
+    yield* this.ranked(phrases, (slot) => marks[slot] === 1 && inRest(slot));
+    yield* this.ranked(phrases, (slot) => marks[slot] !== 1 && inRest(slot));
   }
 
   /** The rows `keep` admits (all when null) that match a phrase, scored and popped best first. */
