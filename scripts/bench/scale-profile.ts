@@ -82,6 +82,14 @@ function countingSql(sql: SqlStorage): { costs: Map<string, StatementCost>; on: 
   return state;
 }
 
+function printCosts(costs: Map<string, StatementCost>): void {
+  const top = [...costs].sort((a, b) => b[1].ms - a[1].ms).slice(0, 8);
+  for (const [query, cost] of top)
+    console.log(
+      `    ${cost.ms.toFixed(0)} ms, ${cost.calls} calls, ${cost.rows} rows: ${query.replace(/\s+/g, ' ').slice(0, 140)}`,
+    );
+}
+
 export async function runScaleProfile(flags: string[]): Promise<null> {
   const sizes = (flag(flags, 'sizes') ?? '10000,100000').split(',').map(Number);
   const modes = (flag(flags, 'modes')?.split(',') ?? MODES) as SearchMode[];
@@ -100,6 +108,10 @@ export async function runScaleProfile(flags: string[]): Promise<null> {
   for (const size of sizes) {
     const t0 = performance.now();
     const grownFrom = have;
+    if (counting) {
+      counting.costs.clear();
+      counting.on = true;
+    }
     let insertMs = 0;
     let maintainMs = 0;
     while (have < size) {
@@ -122,10 +134,12 @@ export async function runScaleProfile(flags: string[]): Promise<null> {
     while (maintain());
     maintainMs += performance.now() - m;
     const seconds = (performance.now() - t0) / 1000;
+    if (counting) counting.on = false;
     const rate = have > grownFrom ? `${((have - grownFrom) / seconds).toFixed(0)} facts/s` : '';
     console.log(
       `${size} facts: grown ${have - grownFrom} in ${seconds.toFixed(1)} s ${rate} (insert ${(insertMs / 1000).toFixed(1)} s, background ${(maintainMs / 1000).toFixed(1)} s)`,
     );
+    if (counting && have > grownFrom) printCosts(counting.costs);
     for (const mode of modes) {
       if (counting) {
         counting.costs.clear();
@@ -151,11 +165,7 @@ export async function runScaleProfile(flags: string[]): Promise<null> {
       console.log(`  ${mode}: p50 ${at(0.5)} ms, p95 ${at(0.95)} ms`);
       if (!counting) continue;
       counting.on = false;
-      const top = [...counting.costs].sort((a, b) => b[1].ms - a[1].ms).slice(0, 6);
-      for (const [query, cost] of top)
-        console.log(
-          `    ${cost.ms.toFixed(0)} ms, ${cost.calls} calls, ${cost.rows} rows: ${query.replace(/\s+/g, ' ').slice(0, 140)}`,
-        );
+      printCosts(counting.costs);
     }
   }
   return null;

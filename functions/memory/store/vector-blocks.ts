@@ -14,14 +14,30 @@
 interface Generation {
   gen: number;
   dims: number;
+  lists: number;
 }
 
 /** Entries per block: a read of one row covers a list of a 64k-vector index. */
 export const BLOCK_ENTRIES = 256;
-/** Tail rows of a generation from which a background step packs them. */
+/** Tail rows of a generation from which a background step packs them, at least. */
 export const PACK_AT = 1024;
-/** Tail rows one background step packs at most. */
-const PACK_STEP = 20_000;
+/**
+ * Tail rows a list holds on average before its generation's tail is packed: a pack rewrites
+ * each list's last block, so packing a few entries a list (1,024 rows over a million-vector
+ * index's 1,000 lists) rewrote 26 kB a list for one or two entries. 32 a list keeps that below a
+ * kilobyte an entry at 100 dimensions, and the tail a query reads to about 2,000 rows.
+ */
+const PACK_PER_LIST = 32;
+
+/** Tail rows from which `g`'s tail is packed. */
+export function packAt(g: Generation): number {
+  return Math.max(PACK_AT, g.lists * PACK_PER_LIST);
+}
+/**
+ * Tail rows one background step packs at most: more than `packAt` of the largest index (1,024
+ * lists), so a step packs the whole tail and no list waits behind the others.
+ */
+const PACK_STEP = 65_536;
 
 /** One entry to add to a list: the item, its filter id and its int8 code. */
 export interface BlockEntry {
@@ -225,61 +241,66 @@ export function readBlocks(
   return out;
 }
 
-/** Whether `g`'s tail holds at least `PACK_AT` rows (reads at most that many index entries). */
-export function tailFull(sql: SqlStorage, modelId: string, g: Generation): boolean {
-  return (
-    sql
-      .exec<{ n: number }>(
-        `SELECT COUNT(*) AS n FROM (SELECT 1 FROM _vector_postings
-          WHERE model_id = ? AND gen = ? LIMIT ?)`,
-        modelId,
-        g.gen,
-        PACK_AT,
-      )
-      .one().n >= PACK_AT
-  );
+/** `g`'s tail rows, counted up to `packAt(g)` (reads at most that many index entries). */
+export function tailRows(sql: SqlStorage, modelId: string, g: Generation): number {
+  return sql
+    .exec<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM (SELECT 1 FROM _vector_postings
+        WHERE model_id = ? AND gen = ? LIMIT ?)`,
+      modelId,
+      g.gen,
+      packAt(g),
+    )
+    .one().n;
 }
 
 /**
- * Moves up to `PACK_STEP` tail rows of `g` into its blocks, list by list. Returns whether the
- * tail still holds `PACK_AT` rows or more.
+ * Moves up to `PACK_STEP` tail rows of `g` into its blocks, list by list, reading them as a
+ * stream: only one list's entries are held at a time (a million 768-dimension vectors' tail is
+ * 25 MB of codes). Returns the tail rows left (`tailRows`).
  */
-export function packTail(sql: SqlStorage, modelId: string, g: Generation): boolean {
-  const rows = sql
-    .exec<{ list: number; item_seq: number; kind: string; scopes: string; code: ArrayBuffer }>(
-      `SELECT list, item_seq, kind, scopes, code FROM _vector_postings
-        WHERE model_id = ? AND gen = ? ORDER BY list, item_seq LIMIT ?`,
-      modelId,
-      g.gen,
-      PACK_STEP,
-    )
-    .toArray();
+export function packTail(sql: SqlStorage, modelId: string, g: Generation): number {
   const memo = new Map<string, number>();
-  const entries: { list: number; entry: BlockEntry }[] = [];
   const upTo = new Map<number, number>();
-  for (const row of rows) {
+  let list = -1;
+  let entries: BlockEntry[] = [];
+  for (const row of sql.exec<{
+    list: number;
+    item_seq: number;
+    kind: string;
+    scopes: string;
+    code: ArrayBuffer;
+  }>(
+    `SELECT list, item_seq, kind, scopes, code FROM _vector_postings
+      WHERE model_id = ? AND gen = ? ORDER BY list, item_seq LIMIT ?`,
+    modelId,
+    g.gen,
+    PACK_STEP,
+  )) {
+    if (row.list !== list) {
+      appendToList(sql, modelId, g, list, entries);
+      list = row.list;
+      entries = [];
+    }
     upTo.set(row.list, row.item_seq);
     // A code of another width (a model that changed dimensions) is dropped, not packed.
     if (row.code.byteLength !== 4 + g.dims) continue;
     entries.push({
-      list: row.list,
-      entry: {
-        seq: row.item_seq,
-        filter: filterId(sql, row.kind, row.scopes, memo),
-        scale: new DataView(row.code).getFloat32(0, true),
-        code: new Int8Array(row.code, 4),
-      },
+      seq: row.item_seq,
+      filter: filterId(sql, row.kind, row.scopes, memo),
+      scale: new DataView(row.code).getFloat32(0, true),
+      code: new Int8Array(row.code, 4),
     });
   }
-  appendByList(sql, modelId, g, entries);
+  appendToList(sql, modelId, g, list, entries);
   // Rows come in (list, seq) order, so each list's packed rows are those up to its last seq read.
-  for (const [list, seq] of upTo)
+  for (const [packed, seq] of upTo)
     sql.exec(
       'DELETE FROM _vector_postings WHERE model_id = ? AND gen = ? AND list = ? AND item_seq <= ?',
       modelId,
       g.gen,
-      list,
+      packed,
       seq,
     );
-  return tailFull(sql, modelId, g);
+  return tailRows(sql, modelId, g);
 }

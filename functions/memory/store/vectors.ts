@@ -4,7 +4,7 @@ import { hasTable } from './schema-facts.ts';
 import type { StoredVector } from './types.ts';
 import { hasValidity } from './validity.ts';
 import { ivfSearch, streamedScan } from './vector-scans.ts';
-import { packTail, tailFull } from './vector-blocks.ts';
+import { packAt, packTail, tailRows } from './vector-blocks.ts';
 import {
   addPosting,
   backfill,
@@ -41,6 +41,11 @@ export class VectorCache {
   private scheduler: (() => void) | null = null;
   /** Asked and not run yet: one alarm serves every write until it runs. */
   private asked = false;
+  /**
+   * Each model's tail rows (vector-blocks.ts) as far as this object knows: counted once, then
+   * kept by its writes, so a background step after every write batch does not count them.
+   */
+  private readonly tails = new Map<string, number>();
 
   setScheduler(schedule: () => void): void {
     this.scheduler = schedule;
@@ -121,6 +126,8 @@ export class VectorCache {
     // A vector of another model replaces this one's row for the item in SQLite.
     else this.matrix?.delete(seq);
     const latest = this.generations(sql, vector.modelId).at(-1);
+    const tail = this.tails.get(vector.modelId);
+    if (tail !== undefined) this.tails.set(vector.modelId, tail + 1);
     if (latest && latest.dims === vector.values.length)
       addPosting(
         sql,
@@ -151,6 +158,7 @@ export class VectorCache {
   /** Forget everything (e.g. after a rollback or a migration rewrote vectors). */
   reset(): void {
     this.asked = false;
+    this.tails.clear();
     this.modelId = null;
     this.matrix = null;
     this.gens.clear();
@@ -221,15 +229,25 @@ export class VectorCache {
     for (const modelId of models) {
       const rows = vectorCount(sql, modelId);
       if (this.inMemory(sql, rows, this.dimsOf(sql, modelId))) continue;
-      const gens = loadGenerations(sql, modelId);
+      // The generations held are kept in step with every write (dead entries included); a
+      // step that trains or back-fills reads them again. Reading a million-vector index's
+      // centroids after every write batch cost more than packing its tail.
+      const gens = this.generations(sql, modelId);
       const work = workFor(gens, rows);
       const latest = gens.at(-1);
-      if (work === 'train') trainGeneration(sql, modelId, rows, latest);
-      else if (work === 'backfill' && latest) backfill(sql, modelId, latest);
+      if (work === 'train' || work === 'backfill') {
+        if (work === 'train') trainGeneration(sql, modelId, rows, latest);
+        else if (latest) backfill(sql, modelId, latest);
+        this.gens.delete(modelId);
+        this.tails.delete(modelId);
+      }
       // The tail is packed once the lists are trained and filled (a backfill writes blocks).
-      else if (work === null && latest && hasBlocks(sql) && tailFull(sql, modelId, latest))
-        more = packTail(sql, modelId, latest) || more;
-      this.gens.delete(modelId);
+      else if (latest && hasBlocks(sql)) {
+        const tail = this.tails.get(modelId) ?? tailRows(sql, modelId, latest);
+        const left = tail >= packAt(latest) ? packTail(sql, modelId, latest) : tail;
+        this.tails.set(modelId, left);
+        if (left >= packAt(latest)) more = true;
+      }
       if (workFor(this.generations(sql, modelId), rows) !== null) more = true;
     }
     return more;

@@ -10,7 +10,7 @@ import {
 import { applyMigrations } from '../../../functions/memory/store/schema/runner.ts';
 import type { NewItem } from '../../../functions/memory/store/types.ts';
 import { VectorMatrix, type VectorFilter } from '../../../functions/memory/store/vector-matrix.ts';
-import { BLOCK_ENTRIES, PACK_AT } from '../../../functions/memory/store/vector-blocks.ts';
+import { BLOCK_ENTRIES, PACK_AT, packAt } from '../../../functions/memory/store/vector-blocks.ts';
 import { VectorCache, vectorCount } from '../../../functions/memory/store/vectors.ts';
 import { call, json, setup } from './helpers.ts';
 
@@ -210,7 +210,12 @@ describe('the IVF lists packed in blocks', () => {
       expect(indexedEntries(sql)).toBe(3000);
       // Every write after the index exists asks for one background step, however many rows.
       asked = 0;
-      const more = clusteredVectors(PACK_AT + 200, 32, 12, 12);
+      const [gen] = cache.generations(sql, MODEL);
+      if (!gen) throw new Error('no generation trained');
+      // Packed from 32 rows a list on average (or PACK_AT): 55 lists here.
+      expect(packAt(gen)).toBe(Math.max(PACK_AT, gen.lists * 32));
+      const extra = packAt(gen) + 200;
+      const more = clusteredVectors(extra, 32, 12, 12);
       for (let i = 0; i < more.length; i += 100)
         state.storage.transactionSync(() =>
           insertItems(
@@ -223,12 +228,12 @@ describe('the IVF lists packed in blocks', () => {
       expect(asked).toBe(1);
       const tail = () =>
         sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM _vector_postings').one().n;
-      expect(tail()).toBe(PACK_AT + 200);
+      expect(tail()).toBe(extra);
       const queries = clusteredVectors(15, 32, 12, 13);
       const before = answers(cache, sql, queries);
       expect(state.storage.transactionSync(() => cache.maintain(sql))).toBe(false);
       expect(tail()).toBe(0);
-      expect(indexedEntries(sql)).toBe(3000 + PACK_AT + 200);
+      expect(indexedEntries(sql)).toBe(3000 + extra);
       // No block holds more than a block's entries, and each list's blocks are numbered densely.
       const blocks = sql
         .exec<{ list: number; block: number; n: number }>(
