@@ -278,13 +278,15 @@ export function addPosting(
 /**
  * Removes `seq`'s tail row. An entry already packed stays in its block until the lists are
  * rewritten (candidates are checked against `items` and rescored from `item_vectors`, so it is
- * never returned): it is counted as dead in every model's newest generation, and `true` says so.
+ * never returned). For a deleted item (`deleted`) it is counted as dead in every model's newest
+ * generation, and `true` says so; a vector replaced by another model's is not counted: its
+ * model's lists are dropped whole once the re-embedding is done (`dropOtherModels`).
  */
-export function removePosting(sql: SqlStorage, seq: number): boolean {
+export function removePosting(sql: SqlStorage, seq: number, deleted: boolean): boolean {
   const tail = sql
     .exec('DELETE FROM _vector_postings WHERE item_seq = ? RETURNING item_seq', seq)
     .toArray().length;
-  if (tail > 0 || !hasBlocks(sql)) return false;
+  if (!deleted || tail > 0 || !hasBlocks(sql)) return false;
   sql.exec(`UPDATE _vector_gens SET dead = dead + 1
              WHERE (model_id, gen) IN (SELECT model_id, MAX(gen) FROM _vector_gens GROUP BY model_id)`);
   return true;
@@ -405,7 +407,7 @@ export function backfill(sql: SqlStorage, modelId: string, g: Generation): boole
     for (const row of rows) {
       const item = { seq: row.item_seq, kind: row.kind, scopes: row.scopes };
       if (row.dims === g.dims) addPosting(sql, modelId, g, item, new Float32Array(row.vector));
-      else removePosting(sql, row.item_seq);
+      else removePosting(sql, row.item_seq, false);
     }
   const last = rows[rows.length - 1];
   const next = rows.length < batch || !last ? g.endSeq + 1 : last.item_seq + 1;

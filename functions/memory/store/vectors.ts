@@ -136,7 +136,7 @@ export class VectorCache {
         { seq, kind, scopes: JSON.stringify(scopes) },
         vector.values,
       );
-    else if (hasTable(sql, '_vector_postings')) removePosting(sql, seq);
+    else if (hasTable(sql, '_vector_postings')) removePosting(sql, seq, false);
   }
 
   onClose(seq: number): void {
@@ -145,7 +145,7 @@ export class VectorCache {
 
   onDelete(sql: SqlStorage, seq: number): void {
     this.matrix?.delete(seq);
-    if (!hasTable(sql, '_vector_postings') || !removePosting(sql, seq)) return;
+    if (!hasTable(sql, '_vector_postings') || !removePosting(sql, seq, true)) return;
     // The same count as SQLite's, on the generations held; enough dead asks for a rewrite.
     for (const [modelId, gens] of this.gens) {
       const latest = gens.at(-1);
