@@ -120,18 +120,19 @@ function scoreLists(
   candidates: TopK,
 ): void {
   if (filterIds) {
-    const blocks = readBlocks(sql, modelId, g, lists);
-    filterIds.learn(blocks);
-    for (const block of blocks) {
-      const dims = g.dims;
-      const n = Math.min(query.length, dims);
-      for (let e = 0; e < block.n; e++) {
-        if (!filterIds.admitted(block.filters[e] as number)) continue;
-        const base = e * dims;
-        let dot = 0;
-        for (let i = 0; i < n; i++) dot += (query[i] as number) * (block.codes[base + i] as number);
-        candidates.offer(block.seqs[e] as number, dot * (block.scales[e] as number));
-      }
+    const dims = g.dims;
+    const n = Math.min(query.length, dims);
+    for (const blocks of readBlocks(sql, modelId, g, lists)) {
+      filterIds.learn(blocks);
+      for (const block of blocks)
+        for (let e = 0; e < block.n; e++) {
+          if (!filterIds.admitted(block.filters[e] as number)) continue;
+          const base = e * dims;
+          let dot = 0;
+          for (let i = 0; i < n; i++)
+            dot += (query[i] as number) * (block.codes[base + i] as number);
+          candidates.offer(block.seqs[e] as number, dot * (block.scales[e] as number));
+        }
     }
   }
   for (const row of sql.exec<{
