@@ -25,6 +25,8 @@ export const CONSOLE_PAGES = [
   '/console/contexts',
   '/console/keys',
   '/console/migrations',
+  // Opened without a code: what a stale or hand-typed callback address shows.
+  '/console/callback',
 ];
 
 export interface AuditOptions {

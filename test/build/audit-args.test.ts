@@ -88,7 +88,7 @@ describe('npm run audit -- --console: the sign-in script', () => {
     for (const name of Object.values(SESSION_NAMES)) expect(session).toContain(`'${name}'`);
   });
 
-  it('lists the nine console views', () => {
+  it('lists the nine console views and the OAuth callback', () => {
     expect(CONSOLE_PAGES).toEqual([
       '/console',
       ...[
@@ -100,6 +100,7 @@ describe('npm run audit -- --console: the sign-in script', () => {
         'contexts',
         'keys',
         'migrations',
+        'callback',
       ].map((v) => `/console/${v}`),
     ]);
   });
