@@ -165,7 +165,7 @@ describe('console views: what each one does', () => {
     });
   });
 
-  it('contexts: listed by the API, with usage, schema and migration state; create one; export as NDJSON', async () => {
+  it('contexts: listed by the API, with usage, schema and migration state; backups set and turned off; create one; export as NDJSON', async () => {
     // Made outside the console: only GET /api/v1/contexts can tell the view it exists.
     const elsewhere = `${seed.contextId}-listed`;
     const made = await fetch(`${base}/api/v1/contexts`, {
@@ -189,11 +189,31 @@ describe('console views: what each one does', () => {
           .poll(() => page.locator('#context-rows tr').count(), { timeout: 15_000 })
           .toBeGreaterThan(before);
       }
-      expect(await listed.textContent()).toMatch(/0 facts · 0 chunks/);
+      expect(await listed.textContent()).toMatch(/0 facts · 0 documents \(0 chunks\)/);
       const row = page.locator(`#context-rows tr[data-context-id="${seed.contextId}"]`);
       await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(1);
-      expect(await row.textContent()).toMatch(/\d+ facts · \d+ chunks/);
+      // The seed uploaded a document.
+      expect(await row.textContent()).toMatch(/\d+ facts · [1-9]\d* documents \(\d+ chunks\)/);
       expect(await row.textContent()).toMatch(/v\d+ · (up to date|behind)/);
+      // Scheduled backups: set in the row's disclosure, read back from the API, turned off.
+      const backups = row.locator(`[data-backup="${seed.contextId}"]`);
+      expect(await backups.textContent()).toBe('off');
+      await row.getByLabel(`Set backups of ${seed.contextId}`).click();
+      await row.getByLabel('Every (hours)').fill('12');
+      await row.getByLabel('Keep').fill('3');
+      await row.getByRole('button', { name: 'Save' }).click();
+      await expect
+        .poll(() => backups.textContent(), { timeout: 15_000 })
+        .toBe('every 12 h, keep 3');
+      const stored = await fetch(`${base}/api/v1/contexts/${seed.contextId}`, {
+        headers: { authorization: `Bearer ${root}` },
+      });
+      expect(((await stored.json()) as { backup: unknown }).backup).toEqual({
+        every_hours: 12,
+        keep: 3,
+      });
+      await row.getByRole('button', { name: 'Turn off' }).click();
+      await expect.poll(() => backups.textContent(), { timeout: 15_000 }).toBe('off');
       const created = `${seed.contextId}-new`;
       await page.getByLabel('New Context id').fill(created);
       await page.getByRole('button', { name: 'Create' }).click();

@@ -41,6 +41,10 @@ const ContextSchema = z
     ...contextFields,
     usage: z.object({
       facts: z.number().int(),
+      documents: z
+        .number()
+        .int()
+        .openapi({ description: 'Uploaded documents, whatever their status' }),
       chunks: z.number().int(),
       reflections: z.number().int(),
       sessions: z.number().int(),

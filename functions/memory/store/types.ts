@@ -141,6 +141,8 @@ export interface TurnRecord {
 
 export interface StoreUsage {
   facts: number;
+  /** Uploaded documents, whatever their status. */
+  documents: number;
   chunks: number;
   reflections: number;
   sessions: number;

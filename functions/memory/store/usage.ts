@@ -1,3 +1,4 @@
+import { hasTable } from './schema-facts.ts';
 import type { StoreUsage } from './types.ts';
 
 /** Row counts of one Context, as reported in the Context's `usage`. */
@@ -10,6 +11,10 @@ export function usage(sql: SqlStorage): StoreUsage {
   );
   return {
     facts: byKind.get('fact') ?? 0,
+    // The documents table exists from schema V2 on; below it nothing was uploaded.
+    documents: hasTable(sql, 'documents')
+      ? sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM documents').one().n
+      : 0,
     chunks: byKind.get('chunk') ?? 0,
     reflections: byKind.get('reflection') ?? 0,
     sessions: sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM sessions').one().n,

@@ -1,7 +1,7 @@
 /**
- * `/console/contexts` (management key): create a Context (root key), and for each Context this tab
- * knows its usage, schema version, migration state and an export (NDJSON backup). The API has no
- * route that lists Contexts, so the table holds the ones opened or created here.
+ * `/console/contexts` (management key): the Contexts the key administers (`GET /contexts`, a page
+ * at a time) and any created here; for each, its usage, schema version, migration state, its
+ * scheduled backups to R2 (`PATCH /contexts/{id}` `backup`) and an export (the NDJSON backup).
  */
 import { api, ApiError, call } from './api.ts';
 import { saveAs } from './download.ts';
@@ -9,7 +9,7 @@ import { byId, field, fill, h, when } from './dom.ts';
 import { chooseContext, manages, type ConsoleSession } from './session.ts';
 import { refreshHeader, startView } from './shell.ts';
 import { attempt, say } from './status.ts';
-import type { ContextInfo, ContextPage, Migrations } from './types.ts';
+import type { BackupSetting, ContextInfo, ContextPage, Migrations } from './types.ts';
 
 const contextPath = (id: string) => `/api/v1/contexts/${encodeURIComponent(id)}`;
 
@@ -19,6 +19,60 @@ function migrationState(info: ContextInfo, report: Migrations | null): string {
   if (behind === undefined)
     return `v${info.schema_version} · up to date (latest v${report.latest_version})`;
   return `v${info.schema_version} · behind v${report.latest_version}${behind.migration_ready ? ', migration ready' : ''}`;
+}
+
+function backupText(backup: BackupSetting | null): string {
+  return backup === null ? 'off' : `every ${backup.every_hours} h, keep ${backup.keep}`;
+}
+
+/**
+ * The row's scheduled backups: what is set, and a form in a disclosure to set or turn them off.
+ * The server checks the numbers (422 names the rule); the inputs' bounds only guide the reader.
+ */
+function backupCell(info: ContextInfo): HTMLElement {
+  const shown = h('span', { 'data-backup': info.id }, backupText(info.backup));
+  const hours = h('input', {
+    type: 'number',
+    name: 'every_hours',
+    min: 1,
+    max: 8760,
+    required: true,
+    value: info.backup?.every_hours ?? 24,
+  });
+  const keep = h('input', {
+    type: 'number',
+    name: 'keep',
+    min: 1,
+    max: 1000,
+    required: true,
+    value: info.backup?.keep ?? 7,
+  });
+  const off = h('button', { type: 'button' }, 'Turn off');
+  const form = h(
+    'form',
+    { class: 'backup-form' },
+    h('label', {}, 'Every (hours) ', hours),
+    h('label', {}, 'Keep ', keep),
+    h('div', { class: 'row-actions' }, h('button', { type: 'submit' }, 'Save'), off),
+  );
+  const save = (backup: BackupSetting | null): void => {
+    void attempt(async () => {
+      const updated = await api<ContextInfo>(contextPath(info.id), {
+        method: 'PATCH',
+        body: { backup },
+      });
+      shown.textContent = backupText(updated.backup);
+      say(`Backups of ${info.id}: ${backupText(updated.backup)}.`);
+    });
+  };
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    save({ every_hours: Number(hours.value), keep: Number(keep.value) });
+  });
+  off.addEventListener('click', () => save(null));
+  const summary = h('summary', {}, 'Set');
+  summary.setAttribute('aria-label', `Set backups of ${info.id}`);
+  return h('td', {}, shown, h('details', {}, summary, form));
 }
 
 function contextRow(info: ContextInfo, report: Migrations | null): HTMLElement {
@@ -47,10 +101,11 @@ function contextRow(info: ContextInfo, report: Migrations | null): HTMLElement {
     h(
       'td',
       {},
-      `${u.facts} facts · ${u.chunks} chunks · ${u.sessions} sessions · ${u.turns} turns`,
+      `${u.facts} facts · ${u.documents} documents (${u.chunks} chunks) · ${u.sessions} sessions · ${u.turns} turns`,
     ),
     h('td', {}, String(u.llm_tokens), info.token_limit === null ? '' : ` / ${info.token_limit}`),
     h('td', {}, migrationState(info, report)),
+    backupCell(info),
     h('td', {}, when(info.created_at)),
     h('td', {}, h('div', { class: 'row-actions' }, open, exporter)),
   );
@@ -105,7 +160,7 @@ async function draw(session: ConsoleSession, pinned: readonly string[]): Promise
     body,
     ...(top.length + first.length > 0
       ? [...top, ...first]
-      : [h('tr', {}, h('td', { colspan: 6 }, 'No Context yet.'))]),
+      : [h('tr', {}, h('td', { colspan: 7 }, 'No Context yet.'))]),
   );
   const tell = (): void => {
     more.hidden = listing.cursor === null;

@@ -65,6 +65,7 @@ function usageRows(info: ContextInfo): HTMLElement {
   const rows: [string, string | number | HTMLElement][] = [
     ['Schema version', info.schema_version],
     ['Facts', u.facts],
+    ['Documents', u.documents],
     ['Document chunks', u.chunks],
     ['Reflections', u.reflections],
     ['Sessions', u.sessions],

@@ -65,16 +65,24 @@ export interface ContextBlock {
   cached: boolean;
 }
 
+export interface BackupSetting {
+  every_hours: number;
+  keep: number;
+}
+
 export interface ContextInfo {
   id: string;
   schema_version: number;
   enforcement_blocked: boolean;
   token_limit: number | null;
   namespace: string | null;
+  /** Scheduled backups to R2; null: none. */
+  backup: BackupSetting | null;
   created_at: string;
   updated_at: string;
   usage: {
     facts: number;
+    documents: number;
     chunks: number;
     reflections: number;
     sessions: number;

@@ -20,7 +20,7 @@ interface ContextBody {
   max_upload_bytes: number;
   created_at: string;
   updated_at: string;
-  usage: { facts: number };
+  usage: { facts: number; documents: number };
 }
 
 describe('POST /api/v1/contexts', () => {
@@ -115,6 +115,21 @@ describe('GET/PATCH/DELETE /api/v1/contexts/{id}', () => {
     const res = await call('GET', `/api/v1/contexts/${ctx}`, { key });
     expect(res.status).toBe(200);
     expect((await json<ContextBody>(res)).usage.facts).toBe(1);
+  });
+
+  it('counts uploaded documents in its usage, whatever their status', async () => {
+    const { ctx, key } = await setup();
+    const before = await json<ContextBody>(await call('GET', `/api/v1/contexts/${ctx}`, { key }));
+    expect(before.usage.documents).toBe(0);
+    const upload = await call('POST', `/api/v1/${ctx}/documents`, {
+      key,
+      headers: { 'content-type': 'text/plain' },
+      rawBody: 'Quarterly notes: the billing migration ships in May.',
+    });
+    expect(upload.status).toBe(202);
+    const after = await json<ContextBody>(await call('GET', `/api/v1/contexts/${ctx}`, { key }));
+    expect(after.usage.documents).toBe(1);
+    expect(after.usage.facts).toBe(0);
   });
 
   it('answers 404 context-not-found for an unknown Context', async () => {
