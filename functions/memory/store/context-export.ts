@@ -48,6 +48,7 @@ export const SKIPPED_TABLES = new Set([
   '_vector_postings',
   '_vector_blocks',
   '_vector_filters',
+  '_kind_counts',
 ]);
 // SQLite's own tables, the runtime's (`_cf_KV`) and the local simulator's (`__miniflare_do_name`).
 const PLATFORM_PREFIXES = ['sqlite_', '_cf_', '__'];

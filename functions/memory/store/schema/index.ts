@@ -13,6 +13,7 @@ import { placeTermsStep } from './place-terms.ts';
 import { vectorIndexStep } from './vector-index.ts';
 import { aliasesStep } from './aliases.ts';
 import { vectorBlocksStep } from './vector-blocks.ts';
+import { kindCountsStep } from './kind-counts.ts';
 
 /** Every per-Context schema step, in order. Append new versions; never reorder or edit. */
 export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
@@ -30,6 +31,7 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
   vectorIndexStep,
   aliasesStep,
   vectorBlocksStep,
+  kindCountsStep,
 ];
 
 export const LATEST_SCHEMA_VERSION = SCHEMA_MIGRATIONS.length;
