@@ -206,22 +206,6 @@ export function appendToList(
   }
 }
 
-/** Groups entries by list and appends each group (`lists` gives each entry's list). */
-export function appendByList(
-  sql: SqlStorage,
-  modelId: string,
-  g: Generation,
-  entries: readonly { list: number; entry: BlockEntry }[],
-): void {
-  const byList = new Map<number, BlockEntry[]>();
-  for (const { list, entry } of entries) {
-    const group = byList.get(list);
-    if (group) group.push(entry);
-    else byList.set(list, [entry]);
-  }
-  for (const [list, group] of byList) appendToList(sql, modelId, g, list, group);
-}
-
 /**
  * Blocks held at once while a query reads them: their filter ids are looked up in one statement
  * a group (16 blocks: 420 kB of codes at 100 dimensions, 3 MB at 768).

@@ -241,12 +241,13 @@ export class VectorCache {
         this.gens.delete(modelId);
         this.tails.delete(modelId);
       }
-      // The tail is packed once the lists are trained and filled (a backfill writes blocks).
-      else if (latest && hasBlocks(sql)) {
-        const tail = this.tails.get(modelId) ?? tailRows(sql, modelId, latest);
-        const left = tail >= packAt(latest) ? packTail(sql, modelId, latest) : tail;
+      // The newest generation's tail (writes and backfill add to it) is packed as it fills.
+      const newest = this.generations(sql, modelId).at(-1);
+      if (newest && hasBlocks(sql)) {
+        const tail = this.tails.get(modelId) ?? tailRows(sql, modelId, newest);
+        const left = tail >= packAt(newest) ? packTail(sql, modelId, newest) : tail;
         this.tails.set(modelId, left);
-        if (left >= packAt(latest)) more = true;
+        if (left >= packAt(newest)) more = true;
       }
       if (workFor(this.generations(sql, modelId), rows) !== null) more = true;
     }
