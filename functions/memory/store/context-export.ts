@@ -143,6 +143,10 @@ export interface ExportPage {
 
 /** Default page budget: far below the 32 MiB RPC limit and a small share of 128 MB. */
 export const PAGE_BYTES = 1024 * 1024;
+/** Rows one statement of a page reads at most (a page may pass its bytes by up to these). */
+const STATEMENT_ROWS = 256;
+/** A row line's length before a page has seen one. */
+const GUESSED_LINE_BYTES = 256;
 
 /**
  * Row lines from `cursor` on until about `maxBytes` of JSON (at least one row, so a single large
@@ -162,6 +166,7 @@ export function exportPage(
   const lines: string[] = [];
   const counts: Record<string, number> = {};
   let bytes = 0;
+  let written = 0;
   for (; index >= 0 && index < tables.length; index++, after = null) {
     const table = tables[index];
     if (!table) break;
@@ -169,26 +174,38 @@ export function exportPage(
       (k, i) => `${k === 'rowid' ? 'rowid' : quote(k)} AS "${PAGE_KEY}${i}"`,
     );
     const order = table.key.map((k) => (k === 'rowid' ? 'rowid' : quote(k))).join(', ');
-    const where = after ? `WHERE (${order}) > (${after.map(() => '?').join(', ')})` : '';
-    const rows = sql.exec(
-      `SELECT ${keys.join(', ')}, * FROM ${quote(table.name)} ${where} ORDER BY ${order}`,
-      ...(after ?? []),
-    );
-    for (const raw of rows) {
-      const row: Record<string, JsonCell> = {};
-      const key: (string | number)[] = [];
-      for (const [col, value] of Object.entries(raw)) {
-        if (col.startsWith(PAGE_KEY)) key.push(value as string | number);
-        else row[col] = toCell(value);
+    // Statements of as many rows as the page has room for, each read to its end: a cursor
+    // left half read keeps its read snapshot and holds WAL checkpoints back (fts.ts `ranked`).
+    for (;;) {
+      const where = after ? `WHERE (${order}) > (${after.map(() => '?').join(', ')})` : '';
+      const average = written > 0 ? bytes / written : GUESSED_LINE_BYTES;
+      const want = Math.max(1, Math.min(STATEMENT_ROWS, Math.ceil((maxBytes - bytes) / average)));
+      const rows = sql
+        .exec(
+          `SELECT ${keys.join(', ')}, * FROM ${quote(table.name)} ${where} ORDER BY ${order} LIMIT ?`,
+          ...(after ?? []),
+          want,
+        )
+        .toArray();
+      for (const raw of rows) {
+        const row: Record<string, JsonCell> = {};
+        const key: (string | number)[] = [];
+        for (const [col, value] of Object.entries(raw)) {
+          if (col.startsWith(PAGE_KEY)) key.push(value as string | number);
+          else row[col] = toCell(value);
+        }
+        if (table.virtual) row[ROWID] = key[0] ?? null;
+        // A PDF password is kept only until processing ends; it never goes into a backup.
+        if (table.name === 'documents' && 'password' in row) row.password = null;
+        const line = JSON.stringify({ type: 'row', table: table.name, row } satisfies RowLine);
+        lines.push(line);
+        counts[table.name] = (counts[table.name] ?? 0) + 1;
+        bytes += line.length;
+        written += 1;
+        after = key;
       }
-      if (table.virtual) row[ROWID] = key[0] ?? null;
-      // A PDF password is kept only until processing ends; it never goes into a backup.
-      if (table.name === 'documents' && 'password' in row) row.password = null;
-      const line = JSON.stringify({ type: 'row', table: table.name, row } satisfies RowLine);
-      lines.push(line);
-      counts[table.name] = (counts[table.name] ?? 0) + 1;
-      bytes += line.length;
-      if (bytes >= maxBytes) return { lines, counts, next: { table: table.name, after: key } };
+      if (bytes >= maxBytes && after) return { lines, counts, next: { table: table.name, after } };
+      if (rows.length < want) break;
     }
   }
   return { lines, counts, next: null };

@@ -245,14 +245,26 @@ export function recentItems(
   limit: number,
 ): ItemRecord[] {
   const items: ItemRecord[] = [];
-  for (const row of sql.exec<ItemRow>(
-    'SELECT * FROM items WHERE kind = ? ORDER BY seq DESC',
-    kind,
-  )) {
-    if (items.length === limit) break;
-    const record = toRecord(row);
-    if (record.valid_until) continue;
-    if (lensMatches(lens, record.scopes)) items.push(record);
+  // Pages read to their end: a cursor left half read holds WAL checkpoints back (fts.ts `ranked`).
+  let before = Number.MAX_SAFE_INTEGER;
+  for (let size = Math.max(limit * 2, 64); items.length < limit; size *= 4) {
+    const rows = sql
+      .exec<ItemRow>(
+        'SELECT * FROM items WHERE kind = ? AND seq < ? ORDER BY seq DESC LIMIT ?',
+        kind,
+        before,
+        size,
+      )
+      .toArray();
+    for (const row of rows) {
+      if (items.length === limit) break;
+      const record = toRecord(row);
+      if (record.valid_until) continue;
+      if (lensMatches(lens, record.scopes)) items.push(record);
+    }
+    const last = rows[rows.length - 1];
+    if (rows.length < size || !last) break;
+    before = last.seq;
   }
   return items;
 }

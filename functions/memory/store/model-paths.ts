@@ -85,15 +85,27 @@ export function currentItems(
 ): LiveItem[] {
   const out: LiveItem[] = [];
   const placeholders = input.kinds.map(() => '?').join(', ');
-  const rows = sql.exec<ItemRow>(
-    `SELECT * FROM items WHERE valid_until IS NULL AND kind IN (${placeholders}) ORDER BY seq`,
-    ...input.kinds,
-  );
-  for (const row of rows) {
-    const item = toLiveItem(row);
-    if (!lensMatches(input.lens, item.scopes)) continue;
-    out.push(item);
-    if (out.length >= input.limit) break;
+  // Pages read to their end: a cursor left half read holds WAL checkpoints back (fts.ts `ranked`).
+  let after = 0;
+  for (let size = Math.max(input.limit * 2, 64); out.length < input.limit; size *= 4) {
+    const rows = sql
+      .exec<ItemRow>(
+        `SELECT * FROM items WHERE valid_until IS NULL AND kind IN (${placeholders}) AND seq > ?
+          ORDER BY seq LIMIT ?`,
+        ...input.kinds,
+        after,
+        size,
+      )
+      .toArray();
+    for (const row of rows) {
+      const item = toLiveItem(row);
+      if (!lensMatches(input.lens, item.scopes)) continue;
+      out.push(item);
+      if (out.length >= input.limit) break;
+    }
+    const last = rows[rows.length - 1];
+    if (rows.length < size || !last) break;
+    after = last.seq;
   }
   return out;
 }

@@ -333,13 +333,16 @@ export function trainGeneration(
   const sample = new Float32Array(want * dims);
   let taken = 0;
   let i = 0;
+  // Read to the end (the rows the strided sample can take, at most), never left half read: an
+  // open cursor keeps its read snapshot and holds WAL checkpoints back (fts.ts `ranked`).
   for (const row of sql.exec<{ vector: ArrayBuffer; dims: number }>(
-    'SELECT vector, dims FROM item_vectors WHERE model_id = ? ORDER BY item_seq',
+    'SELECT vector, dims FROM item_vectors WHERE model_id = ? ORDER BY item_seq LIMIT ?',
     modelId,
+    want * stride,
   )) {
-    if (i++ % stride !== 0 || row.dims !== dims) continue;
+    if (taken >= want || i++ % stride !== 0 || row.dims !== dims) continue;
     sample.set(new Float32Array(row.vector), taken * dims);
-    if (++taken >= want) break;
+    taken += 1;
   }
   const centroids = kmeans(sample, taken, dims, lists);
   const gen = (previous?.gen ?? 0) + 1;
