@@ -26,11 +26,23 @@ import { PostingsIndex, type RowTokens } from './postings-index.ts';
  *   It is built only when its estimated size fits (FTS5's averages record gives the rows and
  *   tokens before anything is read); one that grows past that, or that the budget drops to make
  *   room, goes, and FTS5 ranks from disk with the same formula (the same rows in the same order).
- *   A large Context never builds it, so nothing proportional to its size runs on wake.
+ *   A Context over `BUILD_MAX_ROWS` never builds it, and a bulk write drops it (`CATCH_UP_MAX`), so
+ *   nothing proportional to the Context runs on wake or on the first search after a bulk write.
  */
 
 /** Searches FTS5 serves before the index is (re)built. */
 const BUILD_AFTER = 2;
+/**
+ * Rows above which no index is built, whatever the budget: a build reads every row (about 15 us
+ * each), and at 100,000 facts the search that built it paid 1.5 s. FTS5 ranks a larger Context
+ * (store/fts.ts bounds its long lists).
+ */
+const BUILD_MAX_ROWS = 20_000;
+/**
+ * Rows an index catches up on in one search, at most: past them (a bulk write) it is dropped and
+ * FTS5 answers, instead of the first search after the write re-reading all of them.
+ */
+const CATCH_UP_MAX = 2_000;
 /** Searches FTS5 serves before a Context whose text could not be mirrored is tried again. */
 const RETRY_AFTER = 256;
 /** Rows re-read per statement (the Durable Object limit is 100 bound parameters). */
@@ -201,6 +213,11 @@ export function postingsIndex(sql: SqlStorage): PostingsIndex | null {
   }
   if (index) {
     state.dirty = false;
+    const [ftsRows = 0] = varints(block(sql, 1));
+    if (Math.max(0, ftsRows - index.rows) + state.touched.size > CATCH_UP_MAX) {
+      dropIndex(state);
+      return null;
+    }
     const outcome = catchUp(sql, state, index);
     if (outcome === 'ok' && !budgetOf(sql).fits(index.bytes)) {
       dropIndex(state);
@@ -219,7 +236,7 @@ export function postingsIndex(sql: SqlStorage): PostingsIndex | null {
   const budget = budgetOf(sql);
   const [rows = 0, ...columns] = varints(block(sql, 1));
   const tokens = columns.reduce((sum, n) => sum + n, 0);
-  if (!budget.fits(PostingsIndex.estimate(rows, tokens))) {
+  if (rows > BUILD_MAX_ROWS || !budget.fits(PostingsIndex.estimate(rows, tokens))) {
     state.misses = -RETRY_AFTER;
     return null;
   }
