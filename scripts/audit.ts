@@ -10,7 +10,7 @@
  * from the robots.txt audit (it flags the `Content-Signal` line the spec asks for); axe-core: no
  * serious or critical violation. The script exits non-zero when a target is missed.
  *
- * `npm run audit -- --console` measures the nine console pages signed in instead (issue 41:
+ * `npm run audit -- --console` measures the ten console pages signed in instead (issue 41:
  * >= 95 in every category) and writes docs/console.md's `audit:console` section
  * (scripts/audit/console.ts); `--page <path>` narrows either list and then writes nothing.
  */

@@ -1,5 +1,5 @@
 /**
- * What `npm run audit` measures: the site's pages by default, the console's nine signed in with
+ * What `npm run audit` measures: the site's pages by default, the console's ten pages signed in with
  * `--console`; `--page <path>` (repeatable) narrows either list for a quick look, and such a
  * partial run prints its table without writing it into the docs. AUDIT_RUNS sets the runs per
  * page (default 3).
