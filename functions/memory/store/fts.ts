@@ -50,19 +50,26 @@ export function ftsDelete(sql: SqlStorage, seq: number): void {
  * syntax error can come from user input, and OR-ed, letting bm25 rank by how many match.
  */
 export function ftsQuery(text: string, extra: string[] = []): string | null {
-  return matchOf(queryTerms(text, extra));
+  return matchOf(queryTerms(text, extra).terms);
 }
 
-function queryTerms(text: string, extra: string[]): string[] {
+/**
+ * One term per Porter stem, the question's words first: `fromText` of them (an added term whose
+ * stem a word already has is dropped, so the rest are the added terms).
+ */
+function queryTerms(text: string, extra: string[]): { terms: string[]; fromText: number } {
   const seen = new Set<string>();
   const out: string[] = [];
-  for (const term of [...queryWords(text), ...extra]) {
+  const words = queryWords(text);
+  let fromText = 0;
+  for (const [i, term] of [...words, ...extra].entries()) {
     const stem = stemmer(term);
     if (seen.has(stem)) continue;
     seen.add(stem);
     out.push(term);
+    if (i < words.length) fromText = out.length;
   }
-  return out.slice(0, 40);
+  return { terms: out.slice(0, 40), fromText: Math.min(fromText, 40) };
 }
 
 function matchOf(terms: string[]): string | null {
@@ -191,8 +198,7 @@ export function* ftsSearch(
   choice: TermChoice | null = null,
   expect = 0,
 ): Generator<FtsHit> {
-  const terms = queryTerms(text, extra);
-  const fromText = textTerms(terms, text);
+  const { terms, fromText } = queryTerms(text, extra);
   const index = terms.length > 0 ? postingsIndex(sql) : null;
   if (index) {
     const tokens = terms.map(ftsToken);
@@ -250,7 +256,7 @@ function* indexed(
   sql: SqlStorage,
   index: PostingsIndex,
   tokens: string[],
-  fromText: ReadonlySet<number>,
+  fromText: number,
   choice: TermChoice | null,
   expect: number,
 ): Generator<FtsHit> {
@@ -296,13 +302,13 @@ export interface ListBounds {
 function conjunction(
   sql: SqlStorage,
   matched: readonly number[],
-  fromText: ReadonlySet<number>,
+  fromText: number,
   frequency: (i: number) => number,
 ): ListBounds {
   let postings = 0;
   for (const i of matched) postings += frequency(i);
   if (postings < CONJUNCTIVE_FROM) return { all: [], floor: null };
-  const all = matched.filter((i) => fromText.has(i) && frequency(i) > 0);
+  const all = matched.filter((i) => i < fromText && frequency(i) > 0);
   // Two subqueries: SQLite reads MIN or MAX alone from the key's ends, both at once by a scan.
   const span = sql
     .exec<{ lo: number | null; hi: number | null }>(
@@ -314,16 +320,6 @@ function conjunction(
       ? null
       : span.hi - Math.ceil(((span.hi - span.lo + 1) * RECENT_POSTINGS) / postings) + 1;
   return { all: all.length >= 2 ? all : [], floor };
-}
-
-/** Which of `terms` (by index) are words of the question itself. */
-function textTerms(terms: readonly string[], text: string): Set<number> {
-  const words = new Set(queryWords(text).map((w) => stemmer(w)));
-  const out = new Set<number>();
-  terms.forEach((t, i) => {
-    if (words.has(stemmer(t))) out.add(i);
-  });
-  return out;
 }
 
 /**

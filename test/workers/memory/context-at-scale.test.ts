@@ -1,5 +1,6 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../fixtures/prng.ts';
 import { deleteItemRow, insertItems, type ItemRow } from '../../../functions/memory/store/items.ts';
 import { plannedSearch } from '../../../functions/memory/store/search.ts';
 import {
@@ -25,22 +26,11 @@ import { call, json, setup } from './helpers.ts';
 // tests hold the budget, the ANN path against the exact scan, and that dropping what is kept
 // never changes an answer.
 
-/** A deterministic pseudo-random source (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const MODEL = 'synthetic-test';
 
 /** Unit vectors around `clusters` random centres: what real embeddings of topics look like. */
 function clusteredVectors(n: number, dims: number, clusters: number, seed: number): Float32Array[] {
-  const next = random(seed);
+  const next = mulberry32(seed);
   const gauss = (): number =>
     Math.sqrt(-2 * Math.log(next() + 1e-12)) * Math.cos(2 * Math.PI * next());
   const centres = Array.from({ length: clusters }, () =>
@@ -347,7 +337,7 @@ describe('the memory budget', () => {
       const limit = 2 * 1024 * 1024;
       setBudgetLimit(sql, limit);
       const cache = new VectorCache();
-      const next = random(7);
+      const next = mulberry32(7);
       const words = [
         'roadmap',
         'billing',

@@ -1,5 +1,6 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../fixtures/prng.ts';
 import {
   CONJUNCTIVE_FROM,
   ftsSearch,
@@ -18,22 +19,11 @@ import { VectorCache } from '../../../functions/memory/store/vectors.ts';
 // FTS5 (from disk) and the postings index (in memory) give the same list, so dropping the index
 // changes no answer.
 
-/** A deterministic pseudo-random source (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const COMMON = ['roadmap', 'billing', 'garden', 'kernel'];
 const RARE = ['osaka', 'lisbon', 'tennis', 'guitar', 'marathon', 'recipe', 'invoice', 'deploy'];
 
 function facts(n: number): NewItem[] {
-  const next = random(3);
+  const next = mulberry32(3);
   return Array.from({ length: n }, (_, i) => {
     // Each common word in about 70% of rows (some twice), one rare word in each: a 3-word
     // question's postings pass CONJUNCTIVE_FROM at this size.
