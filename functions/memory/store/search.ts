@@ -312,18 +312,22 @@ export function search(sql: SqlStorage, cache: VectorCache, asked: SearchRequest
   const main: TermPolicy = conversation ? 'weighed-first' : 'all';
   const lexical = named.lexical;
   // A question that gathers ("What sports does Sam play?") asks for members of a kind, which its
-  // answers name ("tennis", "judo") and its own words do not: its bm25 terms also look for the
-  // nouns WordNet files under the kind (kinds.ts). No other question's terms change.
+  // answers name ("tennis", "judo") and its own words do not: the nouns WordNet files under the
+  // kind (kinds.ts) expand it, as the thesaurus does, in the fused modes' synonym arm, and in
+  // bm25 mode's one list. In the fused modes' main bm25 list they cost recall: a kind of many
+  // senses brings others ("crafts": aircraft, ferry), and "countries" lost the city turns that
+  // the gazetteer files under "country" (docs/retrieval.md, twenty-fifth round).
   const gathers = conversation && asksToGather(req.text);
   const kind = gathers ? askedKind(req.text) : null;
-  // Lemmas of the question's irregular forms, date tokens of the periods it names (they match
-  // the FTS `terms` column) and a gathering question's members.
+  const members = kind === null ? [] : membersOf(kind);
+  // Lemmas of the question's irregular forms, and date tokens of the periods it names (they
+  // match the FTS `terms` column).
   const words = analyseQueryWords(lexical);
-  const dates = [...words, ...periods, ...(kind === null ? [] : membersOf(kind))];
+  const dates = [...words, ...periods];
   if (req.mode === 'bm25') {
     // The type of answer the question wants, as one more term (answer-type.ts answerTypeTerms).
     const want = conversation ? questionTypeTerm(expectedAnswer(req.text)) : null;
-    const terms = want === null ? dates : [...dates, want];
+    const terms = [...dates, ...members, ...(want === null ? [] : [want])];
     const list = bm25Ranked(sql, lexical, terms, accept, read, k, main);
     return hydrate(sql, list, undefined, req.explain ? explainSingleArm('bm25', list) : undefined);
   }
@@ -349,7 +353,7 @@ export function search(sql: SqlStorage, cache: VectorCache, asked: SearchRequest
   const seedWeights = gatedWeights(base, coverage, false);
   const prf = conversation && weights.prf > 0 ? prfRanked(sql, req, bm25, accept, read, depth) : [];
   const vector = vectorRanked(sql, cache, req, accept, depth);
-  const synonyms = synonymTerms(plain);
+  const synonyms = [...synonymTerms(plain), ...members];
   const synonym =
     synonyms.length > 0 && weights.synonym > 0
       ? bm25Ranked(
