@@ -1,4 +1,5 @@
 import bpe from 'gpt-tokenizer/bpeRanks/o200k_base';
+import dictionary from 'synonyms/dictionary.js';
 import { TABLE_ASSETS } from '../../functions/memory/tables/load-tables.ts';
 import { packWordVectors } from '../../functions/memory/retrieval/word-vector-table.ts';
 import {
@@ -10,7 +11,7 @@ import {
 
 /**
  * The bytes of each table asset, from their sources: the committed word-vector module and
- * gpt-tokenizer's own o200k_base ranks. The build writes them (scripts/table-assets.ts); Node
+ * gpt-tokenizer's own o200k_base ranks, the `synonyms` package's dictionary as JSON. The build writes them (scripts/table-assets.ts); Node
  * processes (benchmarks, node tests) install them straight from here (install-tables.ts).
  */
 export function tableAssetBytes(): Record<keyof typeof TABLE_ASSETS, Uint8Array> {
@@ -22,5 +23,6 @@ export function tableAssetBytes(): Record<keyof typeof TABLE_ASSETS, Uint8Array>
       codesBase64: CODES_BASE64,
     }),
     o200k: new TextEncoder().encode(JSON.stringify(bpe)),
+    thesaurus: new TextEncoder().encode(JSON.stringify(dictionary)),
   };
 }

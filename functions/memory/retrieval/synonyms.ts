@@ -1,4 +1,5 @@
 import { stemmer } from 'stemmer';
+import { LazyTable } from './lazy-table.ts';
 import { contentWords } from './text.ts';
 
 /**
@@ -14,26 +15,36 @@ type Entry = Partial<Record<string, string[]>>;
 export type Thesaurus = Record<string, Entry | undefined>;
 
 /**
- * The thesaurus, installed by tables/load-tables.ts from a dynamic import: its 28k-entry object
- * literal is built only in an isolate that expands queries or tags places (about 9 MiB of heap).
+ * The thesaurus: the package's dictionary as a JSON static asset (scripts/table-assets.ts), whose
+ * bytes tables/load-tables.ts provides once per isolate; parsed on the first expansion (about 9
+ * MiB of heap, and a parse a bm25 or vector question never pays). Node processes install the
+ * package's module directly.
  */
-let installed: Thesaurus | null = null;
+const installed = new LazyTable<Thesaurus>(
+  'the thesaurus is not loaded: await loadTables() (tables/load-tables.ts) at the entry of the operation that reads it',
+  (bytes) => JSON.parse(new TextDecoder().decode(bytes)) as Thesaurus,
+);
 
 export function installThesaurus(dictionary: Thesaurus): void {
-  installed = dictionary;
+  installed.install(dictionary);
+}
+
+/** The asset's bytes (the dictionary as JSON), parsed on the first read. */
+export function provideThesaurus(bytes: Uint8Array): void {
+  installed.provide(bytes);
 }
 
 export function thesaurusInstalled(): boolean {
-  return installed !== null;
+  return installed.provided();
+}
+
+/** Whether this isolate has parsed the thesaurus (tests: a bm25 question does not). */
+export function thesaurusDecoded(): boolean {
+  return installed.decoded();
 }
 
 export function thesaurus(): Thesaurus {
-  if (installed === null) {
-    throw new Error(
-      'the thesaurus is not loaded: await loadTables() (tables/load-tables.ts) at the entry of the operation that reads it',
-    );
-  }
-  return installed;
+  return installed.get();
 }
 
 /** Candidate head words for an inflected token ("relocated" -> "relocate", "relocat"). */
