@@ -1,5 +1,5 @@
 import { o200kInstalled, provideO200k } from '../models/o200k-tokenizer.ts';
-import { compromiseInstalled, installCompromise } from '../retrieval/lexicon.ts';
+import { compromiseInstalled, provideLexicon } from '../retrieval/lexicon.ts';
 import { provideThesaurus, thesaurusInstalled } from '../retrieval/synonyms.ts';
 import { provideWordVectors, wordVectorsInstalled } from '../retrieval/word-vector-table.ts';
 
@@ -11,6 +11,7 @@ export const TABLE_ASSETS = {
   wordVectors: '/_engram/tables/word-vectors.bin',
   o200k: '/_engram/tables/o200k_base.json',
   thesaurus: '/_engram/tables/thesaurus.json',
+  lexicon: '/_engram/tables/lexicon.json',
 } as const;
 
 /** What the tables are read through: the `ASSETS` binding (or a stand-in in tests). */
@@ -43,23 +44,21 @@ async function load(assets: TableFetcher): Promise<void> {
   // Only the bytes are read here: each table is decoded on its first use (retrieval/lazy-table.ts),
   // so a question pays for the tables its mode reads and nothing builds the tokenizer until a
   // token is counted.
-  const [vectors, ranks, thesaurus, nlp] = await Promise.all([
+  const [vectors, ranks, thesaurus, lexicon] = await Promise.all([
     wordVectorsInstalled() ? null : read(assets, TABLE_ASSETS.wordVectors),
     o200kInstalled() ? null : read(assets, TABLE_ASSETS.o200k),
     thesaurusInstalled() ? null : read(assets, TABLE_ASSETS.thesaurus),
-    // A dynamic import: the bundle keeps compromise in the script but evaluates it (it unpacks
-    // its lexicon) only here, on first load.
-    compromiseInstalled() ? null : import('compromise/two'),
+    compromiseInstalled() ? null : read(assets, TABLE_ASSETS.lexicon),
   ]);
   if (vectors !== null) provideWordVectors(vectors);
   if (ranks !== null) provideO200k(ranks);
   if (thesaurus !== null) provideThesaurus(thesaurus);
-  if (nlp !== null) installCompromise(nlp.default);
+  if (lexicon !== null) provideLexicon(lexicon);
 }
 
 /**
- * Reads the word vectors, the tokenizer's ranks and the thesaurus, and evaluates compromise,
- * once per isolate (concurrent callers share one load; a failed load is retried by the next
+ * Reads the word vectors, the tokenizer's ranks, the thesaurus and compromise's lexicon once per
+ * isolate (concurrent callers share one load; a failed load is retried by the next
  * caller). Called at the entries that run retrieval or count tokens: the Context's object when
  * it starts, the queue consumer per batch, the MCP route.
  */
