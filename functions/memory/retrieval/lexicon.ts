@@ -8,6 +8,7 @@ import {
   type SuffixModel,
 } from './compromise-inflections.ts';
 import { LazyTable } from './lazy-table.ts';
+import { SortedLines, sortedLinesOf } from './sorted-lines.ts';
 
 /** compromise/two's default export: its model and methods. */
 export type Compromise = typeof nlpType;
@@ -88,35 +89,87 @@ export function lexiconTablesOf(nlp: Compromise): LexiconTables {
   };
 }
 
+/** A word table: its own entry for a word, or undefined. */
+type Lookup = (word: string) => unknown;
+
 interface Lexicon {
-  tables: LexiconTables;
+  tags: Lookup;
+  switches: Lookup;
+  parents: Record<string, string[]>;
   inflections: InflectionModel;
 }
 
-function lexiconOf(tables: LexiconTables): Lexicon {
+/** A table's own entry for `key`, or undefined. */
+function entry<T>(table: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
+function lexiconOf(
+  tables: Omit<LexiconTables, 'lexicon' | 'switches'>,
+  tags: Lookup,
+  switches: Lookup,
+): Lexicon {
   const { prefixes, fromPast, fromPresent, fromGerund, fromParticiple } = tables;
   const singularOf = singularsOf(tables.irregularPlurals);
   return {
-    tables,
+    tags,
+    switches,
+    parents: tables.parents,
     inflections: { prefixes, fromPast, fromPresent, fromGerund, fromParticiple, singularOf },
   };
 }
 
+/** The lexicon asset: `LexiconTables` as JSON, its two word tables as sorted lines. */
+type LexiconAsset = Omit<LexiconTables, 'lexicon' | 'switches'> & {
+  lexicon: string;
+  switches: string;
+};
+
+/** The asset's text (the build writes it, test/support/table-bytes.ts). */
+export function lexiconAssetOf(nlp: Compromise): string {
+  const tables = lexiconTablesOf(nlp);
+  const asset: LexiconAsset = {
+    ...tables,
+    lexicon: sortedLinesOf(tables.lexicon),
+    switches: sortedLinesOf(tables.switches),
+  };
+  return JSON.stringify(asset);
+}
+
+function decodeLexicon(bytes: Uint8Array): Lexicon {
+  const asset = JSON.parse(new TextDecoder().decode(bytes)) as LexiconAsset;
+  const words = new SortedLines(asset.lexicon);
+  const switches = new SortedLines(asset.switches);
+  return lexiconOf(
+    asset,
+    (word) => words.get(word),
+    (word) => switches.get(word),
+  );
+}
+
 /**
  * The lexicon asset's bytes, provided by tables/load-tables.ts once per isolate that analyses
- * text and parsed on the first word looked up; Node processes install compromise's own model.
+ * text and read on the first word looked up (each look-up parses only its own entry); Node
+ * processes install compromise's own model.
  */
 const loaded = new LazyTable<Lexicon>(
   'the lexicon is not loaded: await loadTables() (tables/load-tables.ts) at the entry of the operation that analyses text',
-  (bytes) => lexiconOf(JSON.parse(new TextDecoder().decode(bytes)) as LexiconTables),
+  decodeLexicon,
 );
 
 /** Node processes: the tables read straight from compromise. */
 export function installCompromise(nlp: Compromise): void {
-  loaded.install(lexiconOf(lexiconTablesOf(nlp)));
+  const tables = lexiconTablesOf(nlp);
+  loaded.install(
+    lexiconOf(
+      tables,
+      (word) => entry(tables.lexicon, word),
+      (word) => entry(tables.switches, word),
+    ),
+  );
 }
 
-/** The lexicon asset's bytes (JSON of `LexiconTables`), parsed on the first look-up. */
+/** The lexicon asset's bytes (`lexiconAssetOf`), read on the first look-up. */
 export function provideLexicon(bytes: Uint8Array): void {
   loaded.provide(bytes);
 }
@@ -125,18 +178,13 @@ export function compromiseInstalled(): boolean {
   return loaded.provided();
 }
 
-/** Whether this isolate has parsed the lexicon (tests: a vector question does not). */
+/** Whether this isolate has read the lexicon asset (tests: a vector question does not). */
 export function lexiconDecoded(): boolean {
   return loaded.decoded();
 }
 
-/** A table's own entry for `key`, or undefined. */
-function entry<T>(table: Record<string, T>, key: string): T | undefined {
-  return Object.hasOwn(table, key) ? table[key] : undefined;
-}
-
 function readTags(word: string): readonly string[] {
-  const tags = entry(loaded.get().tables.lexicon, word);
+  const tags = loaded.get().tags(word);
   if (typeof tags === 'string') return [tags];
   return Array.isArray(tags) ? tags.filter((t): t is string => typeof t === 'string') : [];
 }
@@ -158,7 +206,7 @@ export function wordTags(word: string): string[] {
 
 /** The two readings of a word compromise lists as ambiguous, or null. */
 export function switchOf(word: string): [string, string] | null {
-  const value = entry(loaded.get().tables.switches, word);
+  const value = loaded.get().switches(word);
   if (typeof value !== 'string') return null;
   const [a, b] = value.split('|');
   return a && b ? [a, b] : null;
@@ -170,7 +218,7 @@ const ancestry = new Map<string, readonly string[]>();
 export function tagAncestry(tag: string): readonly string[] {
   const known = ancestry.get(tag);
   if (known) return known;
-  const out = [tag, ...(entry(loaded.get().tables.parents, tag) ?? [])];
+  const out = [tag, ...(entry(loaded.get().parents, tag) ?? [])];
   ancestry.set(tag, out);
   return out;
 }

@@ -1,5 +1,6 @@
 import { stemmer } from 'stemmer';
 import { LazyTable } from './lazy-table.ts';
+import { SortedLines, sortedLinesOf } from './sorted-lines.ts';
 import { contentWords } from './text.ts';
 
 /**
@@ -14,37 +15,49 @@ type Entry = Partial<Record<string, string[]>>;
 /** The package's dictionary: head word -> synonym lists by part of speech. */
 export type Thesaurus = Record<string, Entry | undefined>;
 
+/** The thesaurus's look-ups: a head word's entry, or undefined. */
+type Lookup = (word: string) => Entry | undefined;
+
 /**
- * The thesaurus: the package's dictionary as a JSON static asset (scripts/table-assets.ts), whose
- * bytes tables/load-tables.ts provides once per isolate; parsed on the first expansion (about 9
- * MiB of heap, and a parse a bm25 or vector question never pays). Node processes install the
- * package's module directly.
+ * The thesaurus: the package's dictionary as a static asset of sorted lines (head word, its
+ * entry as JSON; retrieval/sorted-lines.ts, written by scripts/table-assets.ts), whose bytes
+ * tables/load-tables.ts provides once per isolate. Nothing is parsed up front: a look-up reads
+ * one line (a bm25 or vector question reads none). Node processes install the package's module.
  */
-const installed = new LazyTable<Thesaurus>(
+const installed = new LazyTable<Lookup>(
   'the thesaurus is not loaded: await loadTables() (tables/load-tables.ts) at the entry of the operation that reads it',
-  (bytes) => JSON.parse(new TextDecoder().decode(bytes)) as Thesaurus,
+  (bytes) => {
+    const lines = new SortedLines(new TextDecoder().decode(bytes));
+    return (word) => lines.get(word) as Entry | undefined;
+  },
 );
 
 export function installThesaurus(dictionary: Thesaurus): void {
-  installed.install(dictionary);
+  installed.install((word) => (Object.hasOwn(dictionary, word) ? dictionary[word] : undefined));
 }
 
-/** The asset's bytes (the dictionary as JSON), parsed on the first read. */
+/** The asset's bytes (`thesaurusAssetOf`), read one line a look-up. */
 export function provideThesaurus(bytes: Uint8Array): void {
   installed.provide(bytes);
+}
+
+/** The asset's text (the build writes it, test/support/table-bytes.ts). */
+export function thesaurusAssetOf(dictionary: Thesaurus): string {
+  return sortedLinesOf(dictionary);
 }
 
 export function thesaurusInstalled(): boolean {
   return installed.provided();
 }
 
-/** Whether this isolate has parsed the thesaurus (tests: a bm25 question does not). */
+/** Whether this isolate has read the thesaurus asset (tests: a bm25 question does not). */
 export function thesaurusDecoded(): boolean {
   return installed.decoded();
 }
 
-export function thesaurus(): Thesaurus {
-  return installed.get();
+/** A head word's synonym lists by part of speech, or undefined when the thesaurus lacks it. */
+export function thesaurusEntry(word: string): Entry | undefined {
+  return installed.get()(word);
 }
 
 /** Candidate head words for an inflected token ("relocated" -> "relocate", "relocat"). */
@@ -63,10 +76,9 @@ export function synonymTerms(query: string, max = 16): string[] {
   const words = contentWords(query).filter((w) => w.length >= 3);
   const seen = new Set(words.map((w) => stemmer(w)));
   const out: string[] = [];
-  const dictionary = thesaurus();
   for (const word of words) {
     const entry = lemmas(word)
-      .map((l) => (Object.hasOwn(dictionary, l) ? dictionary[l] : undefined))
+      .map((l) => thesaurusEntry(l))
       .find((e) => e !== undefined);
     if (!entry) continue;
     for (const list of Object.values(entry)) {

@@ -10,7 +10,7 @@ import { provideWordVectors, wordVectorsInstalled } from '../retrieval/word-vect
 export const TABLE_ASSETS = {
   wordVectors: '/_engram/tables/word-vectors.bin',
   o200k: '/_engram/tables/o200k_base.json',
-  thesaurus: '/_engram/tables/thesaurus.json',
+  thesaurus: '/_engram/tables/thesaurus.txt',
   lexicon: '/_engram/tables/lexicon.json',
 } as const;
 
