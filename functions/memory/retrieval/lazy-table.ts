@@ -9,12 +9,14 @@
 export class LazyTable<T> {
   private value: T | null = null;
   private bytes: Uint8Array | null = null;
+  private readonly missing: string;
+  private readonly decode: (bytes: Uint8Array) => T;
 
   /** `missing`: the error's message when the table is read before anything was provided. */
-  constructor(
-    private readonly missing: string,
-    private readonly decode: (bytes: Uint8Array) => T,
-  ) {}
+  constructor(missing: string, decode: (bytes: Uint8Array) => T) {
+    this.missing = missing;
+    this.decode = decode;
+  }
 
   /** The asset's bytes, decoded on the first `get()` (ignored once a table is in place). */
   provide(bytes: Uint8Array): void {

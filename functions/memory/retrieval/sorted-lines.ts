@@ -5,9 +5,11 @@
  * lexicon: about 22 ms) is work a cold question paid for the few words it looks up.
  */
 export class SortedLines {
+  private readonly text: string;
   private readonly starts: Uint32Array;
 
-  constructor(private readonly text: string) {
+  constructor(text: string) {
+    this.text = text;
     let count = text.length === 0 ? 0 : 1;
     for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count += 1;
     this.starts = new Uint32Array(count);
