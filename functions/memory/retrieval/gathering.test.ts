@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksToGather, spreadSessions } from './gathering.ts';
+import { askedKind, asksToGather, spreadSessions } from './gathering.ts';
 
 describe('asksToGather', () => {
   it('reads "what/which X" questions about a category', () => {
@@ -40,5 +40,21 @@ describe('spreadSessions', () => {
 
   it('changes nothing when no session is over the cap', () => {
     expect(spreadSessions(list, 7, sessionOf, 4).map((r) => r.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+});
+
+describe('askedKind', () => {
+  it('names the category a "what/which X" question asks for', () => {
+    expect(askedKind('What sports does Sam play?')).toBe('sports');
+    expect(askedKind('Which countries has Sasha visited?')).toBe('countries');
+    expect(askedKind('What kind of music does Jo like?')).toBe('music');
+    expect(askedKind('What car does Chi drive?')).toBe('car');
+    expect(askedKind('What are Jo’s favourite films?')).toBe('films');
+  });
+
+  it('is null when no category is named', () => {
+    expect(askedKind('What are you doing tonight?')).toBeNull();
+    expect(askedKind('What does Jo do for a living?')).toBeNull();
+    expect(askedKind('Where did Sam go in May?')).toBeNull();
   });
 });

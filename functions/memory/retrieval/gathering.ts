@@ -27,6 +27,18 @@ function plural(noun: string): boolean {
 // Verbs of taste take a set even after a singular noun: "What food does Sam like?".
 const TASTE = /\b(?:like|likes|love|loves|enjoy|enjoys|prefer|prefers)\b/i;
 
+/**
+ * The category a "what/which X …" question asks for by name, lower case ("sports", "car",
+ * "foods" from "What are Jo's favourite foods?"), or null: kinds.ts lists its members.
+ */
+export function askedKind(question: string): string | null {
+  const asks = ASKS_FOR.exec(question)?.[1];
+  if (asks) return asks.toLowerCase();
+  // "What are you doing tonight?" names no category: only a plural last word does.
+  const are = WHAT_ARE.exec(question)?.[1]?.toLowerCase();
+  return are !== undefined && plural(are) ? are : null;
+}
+
 /** Whether a question asks for every item of a category ("What sports does Sam play?"). */
 export function asksToGather(question: string): boolean {
   const asks = ASKS_FOR.exec(question);

@@ -5,7 +5,8 @@ import { contentPrior } from '../retrieval/content-prior.ts';
 import { gatedWeights, lexicalCoverage } from '../retrieval/lexical-gate.ts';
 import { localVectorRanked } from '../retrieval/local-vector-mode.ts';
 import { SIF_MODEL_ID } from '../retrieval/sif-embeddings.ts';
-import { asksToGather, spreadSessions } from '../retrieval/gathering.ts';
+import { askedKind, asksToGather, spreadSessions } from '../retrieval/gathering.ts';
+import { membersOf } from '../retrieval/kinds.ts';
 import { personalisedPageRank } from '../retrieval/ppr.ts';
 import { expansionTerms } from '../retrieval/prf.ts';
 import { dampRepeats } from '../retrieval/repeats.ts';
@@ -303,17 +304,22 @@ export function search(sql: SqlStorage, cache: VectorCache, asked: SearchRequest
     : { terms: [], rest: req.text, lexical: req.text };
   const periods = named.terms;
   const plain = named.rest;
-  const lexical = named.lexical;
   // How deep each arm's list goes before fusion. Deeper lists normalise each arm over more of its
   // distribution and give the graph walk more to rank (dev, recall@10: 30 -> 0.478, 100 -> 0.489,
   // replayed over recorded arm lists); the cost is reads of a few dozen more rows per arm.
   const depth = Math.max(k * 3, 100);
   // Every mode's main bm25 list (bm25Ranked): weighed-first once the FTS index has its vocabulary.
   const main: TermPolicy = conversation ? 'weighed-first' : 'all';
-  // Lemmas of the question's irregular forms, and date tokens of the periods it names (they
-  // match the FTS `terms` column).
+  const lexical = named.lexical;
+  // A question that gathers ("What sports does Sam play?") asks for members of a kind, which its
+  // answers name ("tennis", "judo") and its own words do not: its bm25 terms also look for the
+  // nouns WordNet files under the kind (kinds.ts). No other question's terms change.
+  const gathers = conversation && asksToGather(req.text);
+  const kind = gathers ? askedKind(req.text) : null;
+  // Lemmas of the question's irregular forms, date tokens of the periods it names (they match
+  // the FTS `terms` column) and a gathering question's members.
   const words = analyseQueryWords(lexical);
-  const dates = [...words, ...periods];
+  const dates = [...words, ...periods, ...(kind === null ? [] : membersOf(kind))];
   if (req.mode === 'bm25') {
     // The type of answer the question wants, as one more term (answer-type.ts answerTypeTerms).
     const want = conversation ? questionTypeTerm(expectedAnswer(req.text)) : null;
@@ -365,9 +371,8 @@ export function search(sql: SqlStorage, cache: VectorCache, asked: SearchRequest
   if (weights.soft > 0) arms.push({ arm: 'soft', list: softRanked(plain, arms, read) });
   const bm25Ranks = rankMap(bm25);
   const vectorRanks = rankMap(vector);
-  // A question that gathers ("What sports does Sam play?") gets a list spread over sessions
-  // (gathering.ts): its facts were told on different days.
-  const gathers = conversation && asksToGather(req.text);
+  // A gathering question's list is spread over sessions too (gathering.ts): its facts were told
+  // on different days.
   const spread = (list: Scored[]): Scored[] =>
     gathers ? spreadSessions(list, k, (seq) => read(seq)?.session ?? null) : list;
   if (req.mode === 'hybrid') {
