@@ -27,7 +27,7 @@ interface Target {
 }
 
 /** The DevTools WebSocket URL of the Worker's isolate. */
-async function debuggerUrl(port: number): Promise<string> {
+export async function debuggerUrl(port: number): Promise<string> {
   const res = await fetch(`http://127.0.0.1:${port}/json`);
   if (!res.ok) throw new Error(`inspector /json answered ${res.status}`);
   const targets = (await res.json()) as Target[];
@@ -44,11 +44,17 @@ type NodeWebSocket = new (url: string, init: { headers: Record<string, string> }
 
 type Reply = { id?: number; result?: Record<string, unknown>; error?: { message: string } };
 
+/** Sends one inspector command and resolves with its reply's result. */
+export type InspectorSend = (
+  method: string,
+  params?: Record<string, unknown>,
+) => Promise<Record<string, unknown>>;
+
 /** One inspector session: numbered requests, each answered by the reply carrying its id. */
-async function session<T>(
+export async function session<T>(
   url: string,
   timeoutMs: number,
-  use: (send: (method: string) => Promise<Record<string, unknown>>) => Promise<T>,
+  use: (send: InspectorSend) => Promise<T>,
 ): Promise<T> {
   // wrangler's proxy refuses an upgrade without an allowed Origin (a DevTools page or loopback);
   // Node's WebSocket sends none unless told.
@@ -67,7 +73,7 @@ async function session<T>(
     });
   });
   let next = 0;
-  const send = (method: string) =>
+  const send: InspectorSend = (method, params) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
       const id = ++next;
       const timer = setTimeout(() => reject(new Error(`${method}: no reply`)), timeoutMs);
@@ -77,7 +83,7 @@ async function session<T>(
         if (reply.error) reject(new Error(`${method}: ${reply.error.message}`));
         else resolve(reply.result ?? {});
       });
-      socket.send(JSON.stringify({ id, method }));
+      socket.send(JSON.stringify({ id, method, ...(params === undefined ? {} : { params }) }));
     });
   try {
     return await use(send);
@@ -89,7 +95,7 @@ async function session<T>(
 const numberOrNull = (v: unknown): number | null => (typeof v === 'number' ? v : null);
 
 /** Calls `poke` every 250 ms until `pending` settles (or it fails). */
-async function whilePoking<T>(pending: Promise<T>, poke: () => Promise<void>): Promise<T> {
+export async function whilePoking<T>(pending: Promise<T>, poke: () => Promise<void>): Promise<T> {
   let settled = false;
   const done = pending.finally(() => (settled = true));
   while (!settled) {

@@ -1,10 +1,33 @@
 import { SIF_MODEL_ID, embedSif } from '../retrieval/sif-embeddings.ts';
 import { coverage, terms } from '../inference/text.ts';
-import type { Completion, CompletionRequest, EmbeddingResult, ModelProvider } from './provider.ts';
+import type {
+  Completion,
+  CompletionRequest,
+  EmbeddingResult,
+  ModelProvider,
+  TokenUsage,
+} from './provider.ts';
 import { countTokens, countedUsage } from './token-count.ts';
 
 /** Name of the local "text model": it is an algorithm, and says so. */
 export const LOCAL_TEXT_MODEL = 'local-extractive-v1';
+
+/**
+ * The embedding's usage, its tokens counted when first read: the local model is free, so the
+ * query and write paths never read it (operations/model-embed.ts charges real models only), and
+ * counting would build the tokenizer (about 100 ms of a cold query) for a figure no one reads.
+ */
+function countedWhenRead(texts: string[]): TokenUsage {
+  let tokens: number | null = null;
+  return {
+    get input_tokens() {
+      tokens ??= texts.reduce((s, t) => s + countTokens(t), 0);
+      return tokens;
+    },
+    output_tokens: 0,
+    source: 'tokenizer',
+  };
+}
 
 /**
  * Deterministic and offline. Embeddings are shipped word vectors composed with SIF weights
@@ -24,11 +47,7 @@ export function localProvider(): ModelProvider {
       return {
         vectors: texts.map((t) => embedSif(t)),
         model: SIF_MODEL_ID,
-        usage: {
-          input_tokens: texts.reduce((s, t) => s + countTokens(t), 0),
-          output_tokens: 0,
-          source: 'tokenizer',
-        },
+        usage: countedWhenRead(texts),
       };
     },
 

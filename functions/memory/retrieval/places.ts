@@ -1,6 +1,6 @@
 import { COUNTRIES, PLACES } from './gazetteer.generated.ts';
 import { lexiconTags } from './lexicon.ts';
-import { thesaurus } from './synonyms.ts';
+import { thesaurusEntry } from './synonyms.ts';
 import { speakerOf } from './text-analysis.ts';
 
 /**
@@ -96,7 +96,7 @@ function ambiguous(name: string): boolean {
   // Two- and three-letter towns ("Ho", "Van", "Ulm") and aliases ("US") read as words too often.
   if (name.length <= 3) return true;
   const lower = name.toLowerCase();
-  if (Object.hasOwn(thesaurus(), lower)) return true;
+  if (thesaurusEntry(lower) !== undefined) return true;
   return lexiconTags(lower).some((t) => /Name$|^Person$/.test(t));
 }
 

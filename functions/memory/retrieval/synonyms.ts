@@ -1,4 +1,6 @@
 import { stemmer } from 'stemmer';
+import { LazyTable } from './lazy-table.ts';
+import { SortedLines, sortedLinesOf } from './sorted-lines.ts';
 import { contentWords } from './text.ts';
 
 /**
@@ -13,27 +15,49 @@ type Entry = Partial<Record<string, string[]>>;
 /** The package's dictionary: head word -> synonym lists by part of speech. */
 export type Thesaurus = Record<string, Entry | undefined>;
 
+/** The thesaurus's look-ups: a head word's entry, or undefined. */
+type Lookup = (word: string) => Entry | undefined;
+
 /**
- * The thesaurus, installed by tables/load-tables.ts from a dynamic import: its 28k-entry object
- * literal is built only in an isolate that expands queries or tags places (about 9 MiB of heap).
+ * The thesaurus: the package's dictionary as a static asset of sorted lines (head word, its
+ * entry as JSON; retrieval/sorted-lines.ts, written by scripts/table-assets.ts), whose bytes
+ * tables/load-tables.ts provides once per isolate. Nothing is parsed up front: a look-up reads
+ * one line (a bm25 or vector question reads none). Node processes install the package's module.
  */
-let installed: Thesaurus | null = null;
+const installed = new LazyTable<Lookup>(
+  'the thesaurus is not loaded: await loadTables() (tables/load-tables.ts) at the entry of the operation that reads it',
+  (bytes) => {
+    const lines = new SortedLines(new TextDecoder().decode(bytes));
+    return (word) => lines.get(word) as Entry | undefined;
+  },
+);
 
 export function installThesaurus(dictionary: Thesaurus): void {
-  installed = dictionary;
+  installed.install((word) => (Object.hasOwn(dictionary, word) ? dictionary[word] : undefined));
+}
+
+/** The asset's bytes (`thesaurusAssetOf`), read one line a look-up. */
+export function provideThesaurus(bytes: Uint8Array): void {
+  installed.provide(bytes);
+}
+
+/** The asset's text (the build writes it, test/support/table-bytes.ts). */
+export function thesaurusAssetOf(dictionary: Thesaurus): string {
+  return sortedLinesOf(dictionary);
 }
 
 export function thesaurusInstalled(): boolean {
-  return installed !== null;
+  return installed.provided();
 }
 
-export function thesaurus(): Thesaurus {
-  if (installed === null) {
-    throw new Error(
-      'the thesaurus is not loaded: await loadTables() (tables/load-tables.ts) at the entry of the operation that reads it',
-    );
-  }
-  return installed;
+/** Whether this isolate has read the thesaurus asset (tests: a bm25 question does not). */
+export function thesaurusDecoded(): boolean {
+  return installed.decoded();
+}
+
+/** A head word's synonym lists by part of speech, or undefined when the thesaurus lacks it. */
+export function thesaurusEntry(word: string): Entry | undefined {
+  return installed.get()(word);
 }
 
 /** Candidate head words for an inflected token ("relocated" -> "relocate", "relocat"). */
@@ -52,10 +76,9 @@ export function synonymTerms(query: string, max = 16): string[] {
   const words = contentWords(query).filter((w) => w.length >= 3);
   const seen = new Set(words.map((w) => stemmer(w)));
   const out: string[] = [];
-  const dictionary = thesaurus();
   for (const word of words) {
     const entry = lemmas(word)
-      .map((l) => (Object.hasOwn(dictionary, l) ? dictionary[l] : undefined))
+      .map((l) => thesaurusEntry(l))
       .find((e) => e !== undefined);
     if (!entry) continue;
     for (const list of Object.values(entry)) {

@@ -1,10 +1,12 @@
+import { LazyTable } from './lazy-table.ts';
+
 /**
  * The shipped word-vector table (GloVe 100d, 40k most frequent words, 4-bit rows; see
  * scripts/word-vectors/build-word-vectors.ts). It is not compiled into the Worker script (2.2 MB
  * gzip of the 3 MB a Workers Free script may have): the build packs it into one static asset
- * (`packWordVectors`, scripts/table-assets.ts), and tables/load-tables.ts installs it once per
- * isolate, in the place that embeds (the Context's object, the queue consumer), before the
- * synchronous retrieval code reads it here (docs/self-hosting.md).
+ * (`packWordVectors`, scripts/table-assets.ts), and tables/load-tables.ts provides its bytes once
+ * per isolate, in the place that embeds (the Context's object, the queue consumer), before the
+ * synchronous retrieval code reads it here; it is decoded on that first read (docs/self-hosting.md).
  */
 export interface WordVectorTable {
   dimensions: number;
@@ -23,8 +25,6 @@ export interface WordVectorParts {
   scalesBase64: string;
   codesBase64: string;
 }
-
-let installed: WordVectorTable | null = null;
 
 const HEADER_BYTES = 12;
 
@@ -54,8 +54,8 @@ function align4(n: number): number {
   return (n + 3) & ~3;
 }
 
-/** Decodes the asset (`packWordVectors`) and makes it the isolate's table. */
-export function installWordVectors(bytes: Uint8Array): WordVectorTable {
+/** Decodes the asset (`packWordVectors`). */
+function decodeWordVectors(bytes: Uint8Array): WordVectorTable {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const dimensions = view.getUint32(0, true);
   const count = view.getUint32(4, true);
@@ -67,21 +67,35 @@ export function installWordVectors(bytes: Uint8Array): WordVectorTable {
   // Copied: a Float32Array needs a 4-byte-aligned offset into its own buffer.
   const scales = new Float32Array(bytes.slice(scalesAt, scalesAt + count * 4).buffer);
   const codes = bytes.slice(scalesAt + count * 4);
-  installed = { dimensions, rows, scales, codes };
-  return installed;
+  return { dimensions, rows, scales, codes };
+}
+
+const table = new LazyTable(
+  'the word-vector table is not loaded: await loadTables() (tables/load-tables.ts) at the entry of the operation that embeds',
+  decodeWordVectors,
+);
+
+/** Decodes the asset (`packWordVectors`) and makes it the isolate's table at once. */
+export function installWordVectors(bytes: Uint8Array): WordVectorTable {
+  return table.install(decodeWordVectors(bytes));
+}
+
+/** The asset's bytes, decoded on the first read of the table (tables/load-tables.ts). */
+export function provideWordVectors(bytes: Uint8Array): void {
+  table.provide(bytes);
 }
 
 export function wordVectorsInstalled(): boolean {
-  return installed !== null;
+  return table.provided();
+}
+
+/** Whether this isolate has decoded the table (tests: a bm25 question does not). */
+export function wordVectorsDecoded(): boolean {
+  return table.decoded();
 }
 
 export function wordVectorTable(): WordVectorTable {
-  if (installed === null) {
-    throw new Error(
-      'the word-vector table is not loaded: await loadTables() (tables/load-tables.ts) at the entry of the operation that embeds',
-    );
-  }
-  return installed;
+  return table.get();
 }
 
 /** Adds `weight` times the row's vector into `into`. */

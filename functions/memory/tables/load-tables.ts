@@ -1,7 +1,7 @@
-import { installO200k, o200kInstalled, type MergeRanks } from '../models/o200k-tokenizer.ts';
-import { compromiseInstalled, installCompromise } from '../retrieval/lexicon.ts';
-import { installThesaurus, thesaurusInstalled } from '../retrieval/synonyms.ts';
-import { installWordVectors, wordVectorsInstalled } from '../retrieval/word-vector-table.ts';
+import { o200kInstalled, provideO200k } from '../models/o200k-tokenizer.ts';
+import { compromiseInstalled, provideLexicon } from '../retrieval/lexicon.ts';
+import { provideThesaurus, thesaurusInstalled } from '../retrieval/synonyms.ts';
+import { provideWordVectors, wordVectorsInstalled } from '../retrieval/word-vector-table.ts';
 
 /**
  * Where the build puts the read-only tables (scripts/table-assets.ts): static assets of the
@@ -10,6 +10,8 @@ import { installWordVectors, wordVectorsInstalled } from '../retrieval/word-vect
 export const TABLE_ASSETS = {
   wordVectors: '/_engram/tables/word-vectors.bin',
   o200k: '/_engram/tables/o200k_base.json',
+  thesaurus: '/_engram/tables/thesaurus.txt',
+  lexicon: '/_engram/tables/lexicon.json',
 } as const;
 
 /** What the tables are read through: the `ASSETS` binding (or a stand-in in tests). */
@@ -22,14 +24,14 @@ const ORIGIN = 'https://assets.invalid';
 
 let loading: Promise<void> | null = null;
 
-async function read(assets: TableFetcher, path: string): Promise<Response> {
+async function read(assets: TableFetcher, path: string): Promise<Uint8Array> {
   const res = await assets.fetch(`${ORIGIN}${path}`);
   if (!res.ok) {
     throw new Error(
       `the table asset ${path} answered ${res.status}: run \`npm run build\` (it writes dist${path}) before starting or deploying the Worker`,
     );
   }
-  return res;
+  return new Uint8Array(await res.arrayBuffer());
 }
 
 function installed(): boolean {
@@ -39,27 +41,26 @@ function installed(): boolean {
 }
 
 async function load(assets: TableFetcher): Promise<void> {
-  const [vectors, ranks, nlp, thesaurus] = await Promise.all([
-    wordVectorsInstalled()
-      ? null
-      : read(assets, TABLE_ASSETS.wordVectors).then((r) => r.arrayBuffer()),
-    o200kInstalled() ? null : read(assets, TABLE_ASSETS.o200k).then((r) => r.json<MergeRanks>()),
-    // Dynamic imports: the bundle keeps these in the script but evaluates them (compromise
-    // unpacks its lexicon, the thesaurus is one large object literal) only here, on first load.
-    compromiseInstalled() ? null : import('compromise/two'),
-    thesaurusInstalled() ? null : import('synonyms/dictionary.js'),
+  // Only the bytes are read here: each table is decoded on its first use (retrieval/lazy-table.ts),
+  // so a question pays for the tables its mode reads and nothing builds the tokenizer until a
+  // token is counted.
+  const [vectors, ranks, thesaurus, lexicon] = await Promise.all([
+    wordVectorsInstalled() ? null : read(assets, TABLE_ASSETS.wordVectors),
+    o200kInstalled() ? null : read(assets, TABLE_ASSETS.o200k),
+    thesaurusInstalled() ? null : read(assets, TABLE_ASSETS.thesaurus),
+    compromiseInstalled() ? null : read(assets, TABLE_ASSETS.lexicon),
   ]);
-  if (vectors !== null) installWordVectors(new Uint8Array(vectors));
-  if (ranks !== null) installO200k(ranks);
-  if (nlp !== null) installCompromise(nlp.default);
-  if (thesaurus !== null) installThesaurus(thesaurus.default);
+  if (vectors !== null) provideWordVectors(vectors);
+  if (ranks !== null) provideO200k(ranks);
+  if (thesaurus !== null) provideThesaurus(thesaurus);
+  if (lexicon !== null) provideLexicon(lexicon);
 }
 
 /**
- * Loads the word vectors, the tokenizer's ranks, compromise and the thesaurus once per isolate
- * (concurrent callers share one load; a failed load is retried by the next caller). Called at
- * the entries that run retrieval or count tokens: the Context's object when it starts, the queue
- * consumer per batch.
+ * Reads the word vectors, the tokenizer's ranks, the thesaurus and compromise's lexicon once per
+ * isolate (concurrent callers share one load; a failed load is retried by the next
+ * caller). Called at the entries that run retrieval or count tokens: the Context's object when
+ * it starts, the queue consumer per batch, the MCP route.
  */
 export function loadTables(assets: TableFetcher | undefined): Promise<void> {
   if (installed()) return Promise.resolve();

@@ -1,0 +1,164 @@
+// Where a cold first query's time goes (issue 38): `node scripts/bench/scale-cold.ts grow
+// --state=DIR --facts=N` grows one Context in a kept `wrangler dev` state directory (as the scale
+// bench does, through `POST /facts/batch`); `node scripts/bench/scale-cold.ts cold --state=DIR
+// [--rounds=3] [--profile=PREFIX] [--modes=bm25,vector]` restarts `wrangler dev` on that state
+// once per mode and round and times the first query, as the scale bench's cold figures do. With
+// `--profile`, each first query runs under the V8 CPU profiler (through the inspector; the
+// profiler's sampling slows it, so its times are not the cold figures): the profile is written to
+// PREFIX-MODE-ROUND.cpuprofile and its heaviest functions, by self and total time, are printed.
+// `--log [--grep=TEXT]` prints wrangler's output (the lines holding TEXT) after each first query.
+// Not a figure for BENCHMARKS (the scale bench is); the tool to find and check a cold cost.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { startDevServer, type DevServer } from '../../test/support/wrangler-dev.ts';
+import { debuggerUrl, session, whilePoking } from './inspector-heap.ts';
+import { grow, provision, StatusTally, timedQuery, type Agent } from './scale-client.ts';
+import { questionAt } from './scale-facts.ts';
+import { MODES, type Mode } from './scale-report.ts';
+
+const LOAD_VARS = { RATE_LIMIT_PER_MINUTE: '100000000', MAX_IN_FLIGHT: '100000' };
+/** The question the scale bench asks first in a mode after a restart (with its 50 questions). */
+const firstQuestion = (mode: Mode) => questionAt(54 + MODES.indexOf(mode));
+
+function flag(args: readonly string[], name: string): string | undefined {
+  return args.findLast((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+}
+
+interface Kept {
+  agent: Agent;
+  facts: number;
+}
+
+function keptOf(state: string): Kept | null {
+  const file = `${state}/scale-cold.json`;
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Kept) : null;
+}
+
+async function growState(state: string, facts: number): Promise<void> {
+  await mkdir(state, { recursive: true });
+  const server = await startDevServer({ vars: LOAD_VARS, persistTo: state });
+  try {
+    const kept = keptOf(state) ?? { agent: await provision(server, 'scale-local'), facts: 0 };
+    const tally = new StatusTally();
+    const seconds = await grow(server, kept.agent, kept.facts, facts, 4, tally);
+    console.log(`grew ${kept.facts} -> ${facts} in ${seconds.toFixed(0)} s (${tally.failures()})`);
+    writeFileSync(`${state}/scale-cold.json`, JSON.stringify({ ...kept, facts }));
+  } finally {
+    await server.stop();
+  }
+}
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** The heaviest functions of a profile, by self time and by total time (ms). */
+function summarise(profile: CpuProfile, top = 25): string {
+  const self = new Map<number, number>();
+  profile.samples.forEach((id, i) => {
+    self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const name = (n: ProfileNode) =>
+    `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').pop() ?? ''}:${n.callFrame.lineNumber}`;
+  const selfByName = new Map<string, number>();
+  const totalByName = new Map<string, number>();
+  const walk = (id: number, onStack: Set<string>): number => {
+    const node = byId.get(id);
+    if (node === undefined) return 0;
+    const key = name(node);
+    let total = self.get(id) ?? 0;
+    selfByName.set(key, (selfByName.get(key) ?? 0) + total);
+    const nested = onStack.has(key);
+    const next = new Set(onStack).add(key);
+    for (const child of node.children ?? []) total += walk(child, next);
+    if (!nested) totalByName.set(key, (totalByName.get(key) ?? 0) + total);
+    return total;
+  };
+  const all = walk(profile.nodes[0]?.id ?? 1, new Set());
+  const rows = (m: Map<string, number>) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([k, ms]) => `  ${ms.toFixed(1).padStart(8)}  ${k}`)
+      .join('\n');
+  return `sampled ${all.toFixed(0)} ms\nby self time:\n${rows(selfByName)}\nby total time:\n${rows(totalByName)}`;
+}
+
+async function profiledQuery(server: DevServer, agent: Agent, mode: Mode, out: string) {
+  const url = await debuggerUrl(server.inspectorPort);
+  const poke = async () => {
+    await (await fetch(`${server.url}/health`)).arrayBuffer();
+  };
+  return session(url, 120_000, async (send) => {
+    await whilePoking(send('Profiler.enable'), poke);
+    await whilePoking(send('Profiler.setSamplingInterval', { interval: 200 }), poke);
+    await whilePoking(send('Profiler.start'), poke);
+    const answer = await timedQuery(server, agent, firstQuestion(mode), mode, new StatusTally());
+    const { profile } = (await whilePoking(send('Profiler.stop'), poke)) as unknown as {
+      profile: CpuProfile;
+    };
+    writeFileSync(out, JSON.stringify(profile));
+    return { ms: answer.ms, summary: summarise(profile) };
+  });
+}
+
+async function cold(state: string, args: readonly string[]): Promise<void> {
+  const kept = keptOf(state);
+  if (kept === null) throw new Error(`${state} holds no grown Context: run grow first`);
+  const rounds = Number(flag(args, 'rounds') ?? '3');
+  const profile = flag(args, 'profile');
+  const modes = (flag(args, 'modes')?.split(',') ?? MODES) as Mode[];
+  const times: Record<string, number[]> = {};
+  for (let round = 0; round < rounds; round++) {
+    for (const mode of modes) {
+      const server = await startDevServer({ vars: LOAD_VARS, persistTo: state });
+      try {
+        if (profile !== undefined) {
+          const out = `${profile}-${mode}-${round}.cpuprofile`;
+          const { ms, summary } = await profiledQuery(server, kept.agent, mode, out);
+          console.log(
+            `${mode} round ${round}: ${ms.toFixed(0)} ms (profiled) -> ${out}\n${summary}`,
+          );
+          continue;
+        }
+        const tally = new StatusTally();
+        const answer = await timedQuery(server, kept.agent, firstQuestion(mode), mode, tally);
+        (times[mode] ??= []).push(answer.ms);
+        if (args.includes('--log')) {
+          await new Promise((r) => setTimeout(r, 500));
+          console.log(
+            server
+              .log()
+              .split('\n')
+              .filter((l) => l.includes(flag(args, 'grep') ?? ''))
+              .join('\n'),
+          );
+        }
+        console.log(`${mode} round ${round}: ${answer.ms.toFixed(0)} ms (${tally.failures()})`);
+      } finally {
+        await server.stop();
+      }
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+  for (const [mode, xs] of Object.entries(times)) {
+    console.log(
+      `${mode}: median ${median(xs).toFixed(0)} ms of ${xs.map((x) => x.toFixed(0)).join(', ')}`,
+    );
+  }
+}
+
+const [command, ...rest] = process.argv.slice(2);
+const state = flag(rest, 'state');
+if (state === undefined) throw new Error('--state=DIR is required');
+if (command === 'grow') await growState(state, Number(flag(rest, 'facts') ?? '10000'));
+else if (command === 'cold') await cold(state, rest);
+else throw new Error('usage: scale-cold.ts grow|cold --state=DIR ...');
