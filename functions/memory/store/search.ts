@@ -32,6 +32,7 @@ import { hasConversation } from './validity.ts';
 import { vectorSearch, type VectorCache } from './vectors.ts';
 import { conversationRanked } from './search-conversation.ts';
 import { searchGraph } from './search-graph.ts';
+import { beginSearch } from './postings-cache.ts';
 import { accepts, admitted, probe, type Accept, type Probe } from './search-probe.ts';
 
 /** Upper bound on FTS rows scanned while filtering by lens, so one query stays bounded. */
@@ -263,6 +264,8 @@ function rankMap(list: Scored[]): Map<number, number> {
 
 /** Runs one query in the requested mode; results are lens-filtered and at most `k`. */
 export function search(sql: SqlStorage, cache: VectorCache, asked: SearchRequest): SearchHit[] {
+  // However many bm25 lists this search reads, the postings index counts it once.
+  beginSearch(sql);
   const conversation = hasConversation(sql);
   const read = probe(sql, conversation);
   // A name the Context's chats call someone by is read as their speaker label ("What sports does

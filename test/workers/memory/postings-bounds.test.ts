@@ -2,7 +2,7 @@ import { env, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { insertItems } from '../../../functions/memory/store/items.ts';
 import { setBudgetLimit } from '../../../functions/memory/store/memory-budget.ts';
-import { postingsIndex } from '../../../functions/memory/store/postings-cache.ts';
+import { beginSearch, postingsIndex } from '../../../functions/memory/store/postings-cache.ts';
 import { applyMigrations } from '../../../functions/memory/store/schema/runner.ts';
 import type { NewItem } from '../../../functions/memory/store/types.ts';
 import { VectorCache } from '../../../functions/memory/store/vectors.ts';
@@ -27,7 +27,10 @@ function facts(n: number, from: number): NewItem[] {
 /** The index after as many searches as building takes, or null. */
 function askedFor(sql: SqlStorage) {
   let index = null;
-  for (let i = 0; i < 4 && !index; i++) index = postingsIndex(sql);
+  for (let i = 0; i < 4 && !index; i++) {
+    beginSearch(sql);
+    index = postingsIndex(sql);
+  }
   return index;
 }
 

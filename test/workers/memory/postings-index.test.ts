@@ -10,7 +10,7 @@ import {
   type TermPolicy,
 } from '../../../functions/memory/store/fts.ts';
 import { ftsTokens } from '../../../functions/memory/store/fts-tokens.ts';
-import { postingsIndex } from '../../../functions/memory/store/postings-cache.ts';
+import { beginSearch, postingsIndex } from '../../../functions/memory/store/postings-cache.ts';
 import { applyMigrations } from '../../../functions/memory/store/schema/runner.ts';
 
 // The in-memory postings index (store/postings-index.ts, kept by store/postings-cache.ts) answers
@@ -130,7 +130,9 @@ function fts5Ranking(sql: Sql, query: string): FtsHit[] {
 }
 
 /** ftsSearch's whole list for `query` (every word a term, policy `all`). */
+/** One search, as store/search.ts begins it (the index counts a search once). */
 function searched(sql: Sql, query: string): FtsHit[] {
+  beginSearch(sql);
   const [first = '', ...rest] = query.split(' ');
   return [...ftsSearch(sql, first, rest)];
 }
@@ -179,6 +181,7 @@ async function withIndex(name: string, n: number, seed: number): Promise<number 
   await inObject(name, (sql) => ftsInsert(sql, rows(1, n, seed), true));
   return inObject(name, (sql) => {
     searched(sql, 'roadmap');
+    beginSearch(sql); // a second search
     return postingsIndex(sql)?.rows;
   });
 }
@@ -269,6 +272,23 @@ describe('the postings index ranks as FTS5 does', () => {
         ).toEqual(expected.map((h) => h.seq));
         expect(weighed.length).toBeLessThanOrEqual(terms.length);
       }
+    });
+  });
+
+  it('counts a search once, however many bm25 lists it reads', async () => {
+    const name = 'postings-once-a-search';
+    await inObject(name, (sql) => ftsInsert(sql, rows(1, 300, 9), true));
+    await inObject(name, (sql) => {
+      // A fused question after a wake: its bm25 arm and its synonym arm both ask. Neither builds:
+      // the first question an object serves pays nothing proportional to the Context.
+      beginSearch(sql);
+      expect(postingsIndex(sql)).toBeNull();
+      expect(postingsIndex(sql)).toBeNull();
+      expect(postingsIndex(sql)).toBeNull();
+      // The second question is the one that builds it.
+      beginSearch(sql);
+      expect(postingsIndex(sql)?.rows).toBe(300);
+      expectSameRanking(sql);
     });
   });
 
