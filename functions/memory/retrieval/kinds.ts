@@ -1,46 +1,25 @@
 import { KIND_MEMBERS } from './kind-words.generated.ts';
+import { SortedLines } from './sorted-lines.ts';
 
 /**
  * Type knowledge for questions that gather (issue 42, item 4): "What sports does Sam play?" is
  * answered by turns saying "tennis" and "judo", which never say "sport". WordNet files nouns under
  * kinds (scripts/kinds/build-kind-words.ts keeps, per kind, the nouns of the local embedder's
- * vocabulary filed under it, nearest and most frequent first), and a gathering question's bm25
- * list also looks for the kind's members. Done at query time, not as index terms written beside
+ * vocabulary filed under it, nearest and most frequent first), and a gathering question also
+ * looks for the kind's members (store/search.ts: the fused modes' synonym arm, bm25 mode's one
+ * list). Done at query time, not as index terms written beside
  * each turn: ten kind terms a turn made the `terms` column five times longer, and its length
  * normalisation then cost every other question (docs/retrieval.md, twenty-fifth round); here
  * nothing is written, old Contexts gain as much as new ones, and no other question changes.
  */
 
-let lineStarts: Uint32Array | null = null;
+let table: SortedLines | null = null;
 
-/** Start offsets of KIND_MEMBERS's lines: a binary search, no Map of the whole table. */
-function starts(): Uint32Array {
-  if (lineStarts) return lineStarts;
-  const found = [0];
-  for (let i = KIND_MEMBERS.indexOf('\n'); i !== -1; i = KIND_MEMBERS.indexOf('\n', i + 1))
-    found.push(i + 1);
-  lineStarts = Uint32Array.from(found);
-  return lineStarts;
-}
-
-/** The members listed for exactly this kind, or null. Lines are in code-unit order. */
+/** The members listed for exactly this kind, or null. */
 function listed(kind: string): string[] | null {
-  const at = starts();
-  let lo = 0;
-  let hi = at.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const start = at[mid] ?? 0;
-    const tab = KIND_MEMBERS.indexOf('\t', start);
-    const key = KIND_MEMBERS.slice(start, tab);
-    if (key === kind) {
-      const end = KIND_MEMBERS.indexOf('\n', tab);
-      return KIND_MEMBERS.slice(tab + 1, end === -1 ? undefined : end).split(' ');
-    }
-    if (key < kind) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return null;
+  table ??= new SortedLines(KIND_MEMBERS);
+  const members = table.get(kind);
+  return Array.isArray(members) ? members.filter((m): m is string => typeof m === 'string') : null;
 }
 
 /** Singular forms a plural noun may come from: "countries" -> "country", "dishes" -> "dish". */
