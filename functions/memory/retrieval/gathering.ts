@@ -39,12 +39,18 @@ export function askedKind(question: string): string | null {
   return are !== undefined && plural(are) ? are : null;
 }
 
+/**
+ * The category a question asks for every item of ("What sports does Sam play?" -> "sports",
+ * "What food does Jo like?" -> "food"), or null when it asks for one value or names none.
+ */
+export function gatheredKind(question: string): string | null {
+  const kind = askedKind(question);
+  return kind !== null && (plural(kind) || TASTE.test(question)) ? kind : null;
+}
+
 /** Whether a question asks for every item of a category ("What sports does Sam play?"). */
 export function asksToGather(question: string): boolean {
-  const asks = ASKS_FOR.exec(question);
-  if (asks) return plural((asks[1] ?? '').toLowerCase()) || TASTE.test(question);
-  const are = WHAT_ARE.exec(question);
-  return are !== null && plural((are[1] ?? '').toLowerCase());
+  return gatheredKind(question) !== null;
 }
 
 /**

@@ -5,7 +5,7 @@ import { contentPrior } from '../retrieval/content-prior.ts';
 import { gatedWeights, lexicalCoverage } from '../retrieval/lexical-gate.ts';
 import { localVectorRanked } from '../retrieval/local-vector-mode.ts';
 import { SIF_MODEL_ID } from '../retrieval/sif-embeddings.ts';
-import { askedKind, asksToGather, spreadSessions } from '../retrieval/gathering.ts';
+import { gatheredKind, spreadSessions } from '../retrieval/gathering.ts';
 import { membersOf } from '../retrieval/kinds.ts';
 import { personalisedPageRank } from '../retrieval/ppr.ts';
 import { expansionTerms } from '../retrieval/prf.ts';
@@ -320,8 +320,8 @@ export function search(sql: SqlStorage, cache: VectorCache, asked: SearchRequest
   // bm25 mode's one list. In the fused modes' main bm25 list they cost recall: a kind of many
   // senses brings others ("crafts": aircraft, ferry), and "countries" lost the city turns that
   // the gazetteer files under "country" (docs/retrieval.md, twenty-fifth round).
-  const gathers = conversation && asksToGather(req.text);
-  const kind = gathers ? askedKind(req.text) : null;
+  const kind = conversation ? gatheredKind(req.text) : null;
+  const gathers = kind !== null;
   const members = kind === null ? [] : membersOf(kind);
   // Lemmas of the question's irregular forms, and date tokens of the periods it names (they
   // match the FTS `terms` column).

@@ -7,12 +7,12 @@ import {
   type FtsHit,
   type TermPolicy,
 } from '../../../functions/memory/store/fts.ts';
-import { insertItems } from '../../../functions/memory/store/items.ts';
 import { budgetOf, setBudgetLimit } from '../../../functions/memory/store/memory-budget.ts';
-import { beginSearch, postingsIndex } from '../../../functions/memory/store/postings-cache.ts';
+import { postingsIndex } from '../../../functions/memory/store/postings-cache.ts';
 import { applyMigrations } from '../../../functions/memory/store/schema/runner.ts';
 import type { NewItem } from '../../../functions/memory/store/types.ts';
 import { VectorCache } from '../../../functions/memory/store/vectors.ts';
+import { indexAfterSearches, plainItem, writeInBatches } from './helpers.ts';
 
 // A question whose words are common in a large Context (store/fts.ts `conjunction`): its list
 // starts with the rows holding all of its words, best first, then the rest from the newest rows.
@@ -34,14 +34,8 @@ function facts(n: number): NewItem[] {
       () => `note${Math.floor(next() * 50)}`,
     );
     return {
-      kind: 'fact',
-      content: [...words, ...filler].sort(() => next() - 0.5).join(' ') + ` row ${i}`,
-      scopes: [],
-      metadata: null,
-      sessionId: null,
-      sourceId: null,
+      ...plainItem([...words, ...filler].sort(() => next() - 0.5).join(' ') + ` row ${i}`),
       entities: [],
-      vector: null,
     };
   });
 }
@@ -61,12 +55,7 @@ describe('a question whose words are common in a large Context', () => {
       const sql = state.storage.sql;
       applyMigrations(state.storage);
       setBudgetLimit(sql, 64 * 1024 * 1024);
-      const cache = new VectorCache();
-      const written = facts(12_000);
-      for (let i = 0; i < written.length; i += 2000)
-        state.storage.transactionSync(() =>
-          insertItems(sql, cache, written.slice(i, i + 2000), '2024-01-01T00:00:00.000Z'),
-        );
+      writeInBatches(state.storage, new VectorCache(), facts(12_000), 2000);
       const rows = () => 12_000;
       const holdsAll = (seq: number, words: string[]) => {
         const text = sql
@@ -80,12 +69,7 @@ describe('a question whose words are common in a large Context', () => {
       ];
       const policies: TermPolicy[] = ['all', 'weighed-first'];
       // Built from memory first (a few searches in), then dropped: FTS5 answers.
-      let index = null;
-      for (let i = 0; i < 10 && !index; i++) {
-        beginSearch(sql);
-        index = postingsIndex(sql);
-      }
-      expect(index).not.toBeNull();
+      expect(indexAfterSearches(sql, 10)).not.toBeNull();
       const fromIndex = questions.flatMap(([q]) =>
         policies.map((policy) => read(ftsSearch(sql, q, [], { policy, rows }, 200), 20_000)),
       );
@@ -135,10 +119,7 @@ describe('a question whose words are common in a large Context', () => {
         const sql = state.storage.sql;
         applyMigrations(state.storage);
         setBudgetLimit(sql, 1024); // FTS5 answers
-        const cache = new VectorCache();
-        state.storage.transactionSync(() =>
-          insertItems(sql, cache, facts(2000), '2024-01-01T00:00:00.000Z'),
-        );
+        writeInBatches(state.storage, new VectorCache(), facts(2000), 2000);
         const list = read(
           ftsSearch(sql, 'roadmap billing osaka', [], { policy: 'all', rows: () => 2000 }, 50),
           2000,

@@ -1,6 +1,10 @@
 import { env } from 'cloudflare:test';
 import { exports } from 'cloudflare:workers';
 import { expect } from 'vitest';
+import { insertItems } from '../../../functions/memory/store/items.ts';
+import { beginSearch, postingsIndex } from '../../../functions/memory/store/postings-cache.ts';
+import type { NewItem } from '../../../functions/memory/store/types.ts';
+import type { VectorCache } from '../../../functions/memory/store/vectors.ts';
 
 export const BOOTSTRAP = env.MEMORY_BOOTSTRAP_KEY;
 export const ORIGIN = 'http://memory.test';
@@ -172,6 +176,29 @@ export function plainItem(content: string) {
     sourceId: null,
     vector: null,
   };
+}
+
+/** Writes `items` into an object's store, `batch` rows a transaction. */
+export function writeInBatches(
+  storage: DurableObjectStorage,
+  cache: VectorCache,
+  items: NewItem[],
+  batch: number,
+): void {
+  for (let i = 0; i < items.length; i += batch)
+    storage.transactionSync(() =>
+      insertItems(storage.sql, cache, items.slice(i, i + batch), '2024-01-01T00:00:00.000Z'),
+    );
+}
+
+/** The postings index once up to `searches` searches have asked for it, or null. */
+export function indexAfterSearches(sql: SqlStorage, searches: number) {
+  let index = null;
+  for (let i = 0; i < searches && !index; i++) {
+    beginSearch(sql);
+    index = postingsIndex(sql);
+  }
+  return index;
 }
 
 /** How many facts the key can list in the Context (first page of 100). */
