@@ -32,8 +32,28 @@ describe('placeMentions (gazetteer)', () => {
     expect(names('Moving to the US in May.')).toEqual(['US/US']);
   });
 
-  it('does not read a speaker prefix or a lower-case word as a place', () => {
+  it('does not read a speaker prefix as a place', () => {
     expect(names('Sydney: the bath is leaking again.')).toEqual([]);
+  });
+
+  it('reads a place written in lower case, as people type in chat, but no everyday word', () => {
+    // A word the lexicon knows as a place, and no everyday word, counts anywhere.
+    expect(names('the temples in kyoto wer unreal')).toEqual(['Kyoto/JP']);
+    expect(names('krakow old town at night is so pretty')).toEqual(['Krakow/PL']);
+    expect(names('i love peru')).toEqual(['Peru/PE']);
+    // Any other name only right after a place preposition, with no article between.
+    expect(names('the altitude in cusco wiped me out')).toEqual(['Cusco/PE']);
+    expect(names('two weeks in turkey')).toEqual(['Turkey/TR']);
+    expect(names('had turkey for dinner')).toEqual([]);
+    expect(names('moving to new york in june')).toEqual(['New York/US']);
+    // A longer name that does not count is not read in part ("york" of "new york").
+    expect(names('new york was wild')).toEqual([]);
+    expect(names('a long beach day')).toEqual([]);
+    // Everyday words: a verb, a gerund, an adjective, a bath after its article.
+    expect(names('we need to split the bill')).toEqual([]);
+    expect(names('i was in reading mode')).toEqual([]);
+    expect(names('the nice weather')).toEqual([]);
+    expect(names('soaking in the bath')).toEqual([]);
   });
 });
 

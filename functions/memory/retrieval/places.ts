@@ -107,8 +107,36 @@ function plain(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '');
 }
 
+/** Tags of compromise's lexicon for a place's name ("kyoto": City, "peru": Country). */
+const PLACE_TAGS = new Set(['City', 'Country', 'Region', 'Place']);
+/** Tags a lower-case word may have and still name a place after a place preposition. */
+const NAME_TAGS = /^(City|Country|Region|Place|ProperNoun|Person|\w*Name)$/;
+
+/** "kyoto" -> "Kyoto": the gazetteer's spelling of a word written in lower case. */
+function titled(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}
+
 /**
- * The places a text names, in order; a speaker's prefix ("Sydney: …") is not a mention. Not
+ * Whether a name written in lower case ("kyoto", "new york") is read as a place. People type
+ * place names in lower case in chat ("the temples in kyoto wer unreal"), and a lower-case word
+ * is more often an everyday word than a capitalised one, so it takes more to count: one word the
+ * lexicon knows as a place and that is no everyday word (`ambiguous`) counts anywhere ("kyoto",
+ * "peru", "krakow"); any other name only right after a place preposition, no article between
+ * ("to new york", "in turkey", "in cusco", but not "in the bath"), and a single word only when
+ * the lexicon knows it as nothing but a name ("to split" is a verb, "to reading" a gerund).
+ */
+function lowerCasePlace(name: string, words: readonly string[], before: string): boolean {
+  if (words.length > 1) return BEFORE_PLACE.has(before);
+  const lower = name.toLowerCase();
+  if (!ambiguous(name) && lexiconTags(lower).some((t) => PLACE_TAGS.has(t))) return true;
+  if (!BEFORE_PLACE.has(before) || name.length <= 3) return false;
+  return lexiconTags(lower).every((t) => NAME_TAGS.test(t));
+}
+
+/**
+ * The places a text names, in order; a speaker's prefix ("Sydney: …") is not a mention. Names
+ * are matched as the gazetteer writes them ("Krakow") or, in lower case, by `lowerCasePlace`. Not
  * memoised: at write time each item is read once, and at query time `answer-type.ts` keeps each
  * candidate's types (a memo keyed by content here would also hold every written text).
  */
@@ -118,8 +146,15 @@ export function placeMentions(content: string): PlaceMention[] {
   const tokens = text.match(/[\p{L}][\p{L}'\u2019.-]*|[^\s\p{L}]/gu) ?? [];
   const out: PlaceMention[] = [];
   for (let i = 0; i < tokens.length; i++) {
-    const first = tokens[i] ?? '';
-    if (!/^\p{Lu}/u.test(first)) continue;
+    const written = tokens[i] ?? '';
+    const lowerCase = /^\p{Ll}/u.test(written);
+    if (!lowerCase && !/^\p{Lu}/u.test(written)) continue;
+    // A lower-case run is looked up as the gazetteer writes it: each word capitalised.
+    const word = (k: number): string => {
+      const t = tokens[k] ?? '';
+      return lowerCase ? titled(t) : t;
+    };
+    const first = word(i);
     // Every candidate below starts with this word as written, or is this word alone without its
     // "'s" or trailing stop: a word no name starts with needs none of the lookups.
     if (
@@ -132,20 +167,32 @@ export function placeMentions(content: string): PlaceMention[] {
     const limit = Math.min(longest, tokens.length - i);
     let reach = 1;
     for (let run = first; reach < limit && prefixes.has(run); reach++)
-      run = `${run} ${tokens[i + reach] ?? ''}`;
+      run = `${run} ${word(i + reach)}`;
     // Longest run of words first: "Cape Town" before "Cape", "New York" before "York".
     for (let n = reach; n >= 1; n--) {
-      const name = tokens
-        .slice(i, i + n)
+      const words = Array.from({ length: n }, (_, k) => word(i + k));
+      const name = words
         .join(' ')
         .replace(/['\u2019]s$/u, '')
         .replace(/[.'\u2019]+$/u, '');
       const hit = byName.get(name);
       if (!hit) continue;
-      // "to the UK": look past one article.
       const previous = (tokens[i - 1] ?? '').toLowerCase();
-      const before = previous === 'the' ? (tokens[i - 2] ?? '').toLowerCase() : previous;
-      if (ambiguous(name) && !BEFORE_PLACE.has(before)) continue;
+      if (lowerCase) {
+        if (!lowerCasePlace(name, words, previous)) {
+          // A longer name not read as a place is not read in part either ("new york" is not
+          // York, "long beach" not Beach).
+          if (n > 1) {
+            i += n - 1;
+            break;
+          }
+          continue;
+        }
+      } else {
+        // "to the UK": look past one article.
+        const before = previous === 'the' ? (tokens[i - 2] ?? '').toLowerCase() : previous;
+        if (ambiguous(name) && !BEFORE_PLACE.has(before)) continue;
+      }
       out.push({ name, ...hit });
       i += n - 1;
       break;
