@@ -19,8 +19,32 @@ describe('emoji read as words', () => {
   });
 
   it('reads an emoji with or without its variation selector, and a skin tone as the base', () => {
-    expect(emojiWords('❤️')).toEqual(emojiWords('❤'));
-    expect(emojiWords('👍🏽')).toContain('thumbsup');
+    expect(emojiWords('✈️')).toEqual(emojiWords('✈'));
+    expect(emojiWords('✈️')).toContain('airplane');
+    expect(emojiWords('🏊🏽')).toContain('swimming');
+  });
+
+  it('reads emoji of tone as nothing, and the things beside them as their words', () => {
+    // Faces, hearts, gestures and the intensifiers end messages whatever they are about.
+    for (const tone of [
+      '😂',
+      '😭',
+      '❤️',
+      '🙏',
+      '😩',
+      '🔥',
+      '✨',
+      '👀',
+      '🙈',
+      '🥲',
+      '💀',
+      '👍🏽',
+      '🤣',
+      '💯',
+    ])
+      expect(emojiWords(`cello practice ran late ${tone}`)).toEqual([]);
+    expect(emojiWords('scored twice 🔥⚽')).toContain('soccer');
+    expect(emojiWords('new 📱 finally 😭')).toContain('phone');
   });
 
   it('reads no words from text without emoji', () => {
