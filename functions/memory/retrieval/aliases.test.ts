@@ -46,10 +46,24 @@ describe('names a chat turn calls people by', () => {
     expect(calls("It's Tuesday")).toEqual([]);
   });
 
-  it('reads a lower-case nickname no lexicon knows, but not a lower-case known word', () => {
-    expect(calls('morning shiv')).toEqual([]);
+  it('reads a lower-case nickname no lexicon knows or only as a rare word, not a common word', () => {
     expect(calls('morning nastya')).toEqual(['nastya:addressee']);
     expect(calls('night sam x')).toEqual(['sam:addressee']);
+    // "shiv" is a rare word (27,348th of the vocabulary); "coffee" and "kit" are common ones.
+    expect(calls('morning shiv')).toEqual(['shiv:addressee']);
+    expect(calls('morning coffee')).toEqual([]);
+    expect(calls('night kit x')).toEqual([]);
+    // A turn's first word alone must be unknown: rare words open turns too.
+    expect(calls('shiv!!!')).toEqual([]);
+    expect(calls('Glamorous!')).toEqual([]);
+  });
+
+  it('reads a first name ending in a doubled letter as a name, not a stretched word', () => {
+    expect(calls('Hey Nell')).toEqual(['nell:addressee']);
+    expect(calls('night nell x')).toEqual(['nell:addressee']);
+    expect(calls('love you Ross')).toEqual(['ross:addressee']);
+    expect(calls('hey hiii')).toEqual([]);
+    expect(calls('night noo')).toEqual([]);
   });
 });
 

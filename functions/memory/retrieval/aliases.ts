@@ -105,30 +105,38 @@ function clauses(text: string): Clause[] {
   }
 }
 
-/** "yesss", "hiii", "noo": a stretched word, a word after all. */
-const STRETCHED = /(\p{L})\1\1|(\p{L})\2$/u;
-
-/**
- * Whether a word in a vocative position can be a name (see the module's comment): a first name of
- * the lexicon; a capitalised word inside its clause; or a word neither the lexicon nor the word
- * vectors' 40k vocabulary knows ("Glamorous!" and "Finally!" at a turn's start are known words).
- */
-function nameLike(word: Word, clauseStart: boolean): boolean {
-  const w = word.lower;
-  if (w.length < 2 || w.length > 24 || NEVER.has(w) || CALLING.has(w)) return false;
-  if (QUERY_STOPWORDS.has(w) || CHAT_ABBREVIATIONS.has(w) || STRETCHED.test(w)) return false;
-  const tags = wordTags(w);
-  if (tags.some((t) => NAME_TAGS.has(t))) return true;
-  if (word.capitalised && !clauseStart) return true;
-  return tags.length === 0 && !wordVectorTable().rows.has(w);
-}
-
 /**
  * Rank in the word vectors' frequency order past which a word is rare enough to be a nickname
  * ("shiv" 27,348th, "gaz" 27,865th) rather than a common word a question ends on ("What made you
  * decide to learn Spanish?": "spanish" is far more frequent).
  */
 const RARE_RANK = 15_000;
+
+/** "yesss", "hiii", "noo": a stretched word, a word after all. */
+const STRETCHED = /(\p{L})\1\1|(\p{L})\2$/u;
+
+/**
+ * Whether a word in a vocative position can be a name (see the module's comment): a first name of
+ * the lexicon (before the stretched-word test: "Nell", "Ross" and "Jill" end in a doubled letter
+ * as "noo" does); a capitalised word inside its clause; or a word the lexicon does not list that
+ * the word vectors' 40k vocabulary does not know, or, inside a clause, knows only as a rare word
+ * (`RARE_RANK`): chat is often typed in lower case ("night shiv x"), and "shiv" or "gaz" after a
+ * greeting is no word people say to each other. A turn's first word alone must be unknown:
+ * "Glamorous!" and "Finally!" open turns as words.
+ */
+function nameLike(word: Word, clauseStart: boolean): boolean {
+  const w = word.lower;
+  if (w.length < 2 || w.length > 24 || NEVER.has(w) || CALLING.has(w)) return false;
+  if (QUERY_STOPWORDS.has(w) || CHAT_ABBREVIATIONS.has(w)) return false;
+  const tags = wordTags(w);
+  if (tags.some((t) => NAME_TAGS.has(t))) return true;
+  if (STRETCHED.test(w)) return false;
+  if (tags.length > 0) return word.capitalised && !clauseStart;
+  if (word.capitalised && !clauseStart) return true;
+  // A turn's first word stands alone for many reasons ("Glamorous!"): there, unknown words only.
+  const rank = wordVectorTable().rows.get(w) ?? Number.POSITIVE_INFINITY;
+  return clauseStart ? rank === Number.POSITIVE_INFINITY : rank > RARE_RANK;
+}
 
 /** A first name of the lexicon, or a word rare or unknown in the vocabulary. */
 function firstNameOrRare(w: string): boolean {
