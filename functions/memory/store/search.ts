@@ -18,6 +18,7 @@ import {
   type QueryAnalysis,
 } from '../retrieval/text-analysis.ts';
 import { queryPeriods, STATES_A_TIME } from '../retrieval/time-terms.ts';
+import { namedDays, withNamedDays } from '../retrieval/named-days.ts';
 import { queryWords } from '../retrieval/text.ts';
 import { entityIdsByName } from './entities.ts';
 import { countStaleVectors } from './model-paths.ts';
@@ -61,6 +62,8 @@ const VECTOR_MODE_POOL = 200;
 
 /** FTS hits are filtered a page at a time: one read of the page's items, then hit by hit. */
 const PROBE_PAGE = 64;
+/** Turns of the days a question names read at most (a day's sessions: a few hundred turns). */
+const MAX_DAY_TURNS = 400;
 
 /**
  * bm25's list; `policy` says which query terms it matches on (fts.ts `TermPolicy`). The main list
@@ -382,10 +385,17 @@ export function search(sql: SqlStorage, cache: VectorCache, asked: SearchRequest
   // on different days.
   const spread = (list: Scored[]): Scored[] =>
     gathers ? spreadSessions(list, k, (seq) => read(seq)?.session ?? null) : list;
+  // The turns of a day the question names (named-days.ts): at most a few sessions' worth.
+  const days = namedDays(periods);
+  const onDay =
+    days.length === 0
+      ? new Set<number>()
+      : new Set(bm25Ranked(sql, '', days, accept, read, MAX_DAY_TURNS, 'all').map((r) => r.seq));
+  const byDay = (list: Scored[]): Scored[] => withNamedDays(list, onDay);
   if (req.mode === 'hybrid') {
     const fused = fuseScores(arms, weights);
     const ranked = spread(
-      withPrior(conversationRanked(sql, fused, accept, read, weights), read, req.text),
+      withPrior(byDay(conversationRanked(sql, fused, accept, read, weights)), read, req.text),
     );
     return hydrate(
       sql,
@@ -401,7 +411,7 @@ export function search(sql: SqlStorage, cache: VectorCache, asked: SearchRequest
   const withGraph = [...arms, { arm: 'graph' as const, list: graph }];
   const fused = fuseScores(withGraph, weights);
   const ranked = spread(
-    withPrior(conversationRanked(sql, fused, accept, read, weights), read, req.text),
+    withPrior(byDay(conversationRanked(sql, fused, accept, read, weights)), read, req.text),
   );
   const graphRanks = rankMap(graph);
   return hydrate(
