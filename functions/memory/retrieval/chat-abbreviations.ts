@@ -12,6 +12,7 @@ const LIST = `
 u you|ur your|urs yours|r are|n and|ya you|yu you|thx thanks|thnx thanks|tx thanks|ty thank you
 pls please|plz please|pls please|sry sorry|soz sorry|tmrw tomorrow|tmr tomorrow|tmrow tomorrow
 tomoz tomorrow|2moro tomorrow|2morrow tomorrow|2day today|tdy today|2nite tonight|tonite tonight
+yday yesterday|yest yesterday|wknd weekend|wkend weekend
 nite night|b4 before|bc because|bcos because|cuz because|coz because|cos because|idk i do not know
 dunno do not know|tbh to be honest|imo in my opinion|imho in my opinion|btw by the way
 omg oh my god|lol laughing|lmao laughing|rofl laughing|brb be right back|gonna going to

@@ -290,6 +290,20 @@ describe('dates as index terms', () => {
     );
   });
 
+  it("reads chat's spellings of time words as the words (issue 42)", () => {
+    const said = '2024-12-15T09:00:00Z';
+    // "last nite" is the 14th, "yday" too, "tmrw" the 16th.
+    expect(contentTimeTerms('Maya: made lasagne from scratch last nite', said)).toContain(
+      'dy20241214',
+    );
+    expect(contentTimeTerms('Maya: spent yday with my godson', said)).toContain('dy20241214');
+    expect(contentTimeTerms('Maya: see u tmrw!', said)).toContain('dy20241216');
+    // Only abbreviations of time words: "nite" alone after no time word names no day either.
+    expect(contentTimeTerms('Maya: u r the best', said)).toEqual(
+      contentTimeTerms('Maya: Pia says hi.', said),
+    );
+  });
+
   it('takes only what a question states, never a relative period', () => {
     expect(queryTimeTerms('What did Marcus see in November 2023?')).toEqual(
       expect.arrayContaining(['yr2023', 'mo11', 'ym202311']),

@@ -1,5 +1,6 @@
 import * as chrono from 'chrono-node';
 import { boundedMemo, MEMO_KEY_CHARS } from './bounded-memo.ts';
+import { CHAT_ABBREVIATIONS } from './chat-abbreviations.ts';
 import { numericDates, type DateOrder } from './numeric-dates.ts';
 
 /**
@@ -158,8 +159,34 @@ export function mayNameATime(text: string): boolean {
   return false;
 }
 
+/**
+ * Chat's spellings of time words, from the texting abbreviations (chat-abbreviations.ts) that
+ * stand for one of `TIME_CUES`: "2nite", "tmrw", "yday", "last nite", "10 mins". chrono-node
+ * reads none of them, so a chat's "made lasagne last nite" would carry no date.
+ */
+let timeSpellings: ReadonlyMap<string, string> | null = null;
+
+function spelledTimes(): ReadonlyMap<string, string> {
+  timeSpellings ??= new Map(
+    [...CHAT_ABBREVIATIONS].flatMap(([written, words]) => {
+      const [word] = words;
+      return words.length === 1 && word !== undefined && TIME_CUES.has(word)
+        ? [[written, word] as const]
+        : [];
+    }),
+  );
+  return timeSpellings;
+}
+
+/** `text` with chat's spellings of time words written out ("last nite" -> "last night"). */
+export function withTimeWords(text: string): string {
+  const spelled = spelledTimes();
+  return text.replace(/[\p{L}\d]+/gu, (w) => spelled.get(w.toLowerCase()) ?? w);
+}
+
 /** The times chrono-node reads in `content` against `ref` (eight at most, each with a date). */
-function timesIn(content: string, ref: Date): chrono.ParsedResult[] {
+function timesIn(written: string, ref: Date): chrono.ParsedResult[] {
+  const content = withTimeWords(written);
   if (!mayNameATime(content)) return [];
   try {
     return chrono
