@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { failureFromUnknown, problemFor } from './errors.ts';
+import { modelFailure, ModelError } from './models/provider.ts';
 import type { MemoryEnv } from './hono-env.ts';
 
 // Apart from errors.ts so the error taxonomy stays a leaf that every layer may import: mapping
@@ -7,7 +8,7 @@ import type { MemoryEnv } from './hono-env.ts';
 
 /** The one `app.onError` of the memory service. */
 export function handleError(err: unknown, c: Context<MemoryEnv>): Response {
-  const f = failureFromUnknown(err);
+  const f = err instanceof ModelError ? modelFailure(err) : failureFromUnknown(err);
   const requestId = c.get('requestId') ?? crypto.randomUUID();
   if (f.kind === 'internal') console.error(`[${requestId}]`, err);
   const url = new URL(c.req.url);

@@ -18,6 +18,7 @@ import { accessCache } from '../store/schema/access-cache.ts';
 import { loadTables } from '../tables/load-tables.ts';
 import type { MigrationStep } from '../store/schema/runner.ts';
 import { dropUnreadInput } from '../documents/refuse-unread.ts';
+import { modelFailure, ModelError } from '../models/provider.ts';
 
 /** One data-plane request as the Worker hands it to the Context's object. */
 export interface PerformRequest<N extends OperationName> {
@@ -79,6 +80,8 @@ export class ContextStore extends ContextDatabase implements AccessHooks {
       return ok(await contextOperation(req.operation)(deps, auth, req.input));
     } catch (err) {
       if (err instanceof MemoryError) return fail(err.failure);
+      // Thrown over RPC its `failure` would be lost: answered here as a Result.
+      if (err instanceof ModelError) return fail(modelFailure(err));
       throw err;
     }
   }

@@ -1,3 +1,5 @@
+import type { MemoryFailure } from '../errors.ts';
+
 /**
  * The one model interface every model-backed path talks to. Three implementations: `local`
  * (deterministic, offline, extractive), `workers-ai` (the AI binding) and `openai` (any
@@ -66,6 +68,27 @@ export class ModelError extends Error {
     this.name = 'ModelError';
     this.failure = failure;
   }
+}
+
+/** Seconds a client waits before retrying a request a model could not serve. */
+export const MODEL_RETRY_AFTER = 5;
+
+/**
+ * A model that could not be reached, or whose answer could not be used, as the request's failure:
+ * a 503 with `Retry-After`, since the same request may well succeed a moment later (a provider's
+ * blip, a rate limit, a malformed answer). Before, it surfaced as a 500 `internal`, which tells
+ * a client the fault is ours and not worth retrying: the scale bench's 768-dimension run met
+ * three when its loopback embedding server dropped connections under load.
+ */
+export function modelFailure(err: ModelError): MemoryFailure {
+  const { provider, detail } = err.failure;
+  const what =
+    err.failure.kind === 'unavailable' ? 'could not be reached' : 'gave an unusable answer';
+  return {
+    kind: 'service-unavailable',
+    detail: `The ${provider} model ${what} (${detail}); retry shortly`,
+    retryAfter: MODEL_RETRY_AFTER,
+  };
 }
 
 export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
