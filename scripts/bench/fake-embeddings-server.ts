@@ -64,6 +64,12 @@ export async function startFakeEmbeddings(dims: number, model: string): Promise<
       res.end(JSON.stringify({ error: { message: String(err) } }));
     });
   });
+  // Node closes an idle kept-alive connection after 5 s, and a Worker that sends its next request
+  // on it in that instant gets "Network connection lost" (the 768-dimension run at a million facts
+  // met three, when the object's background work spaced its embedding calls): idle connections
+  // stay open well past any gap between batches.
+  server.keepAliveTimeout = 120_000;
+  server.headersTimeout = 125_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
