@@ -131,8 +131,8 @@ function nameLike(word: Word, clauseStart: boolean): boolean {
   const tags = wordTags(w);
   if (tags.some((t) => NAME_TAGS.has(t))) return true;
   if (STRETCHED.test(w)) return false;
-  if (tags.length > 0) return word.capitalised && !clauseStart;
   if (word.capitalised && !clauseStart) return true;
+  if (tags.length > 0) return false;
   // A turn's first word stands alone for many reasons ("Glamorous!"): there, unknown words only.
   const rank = wordVectorTable().rows.get(w) ?? Number.POSITIVE_INFINITY;
   return clauseStart ? rank === Number.POSITIVE_INFINITY : rank > RARE_RANK;

@@ -1,6 +1,6 @@
 import { boundedMemo, MEMO_KEY_CHARS } from './bounded-memo.ts';
 import { lexiconTags } from './lexicon.ts';
-import { placeMentions, type PlaceMention } from './places.ts';
+import { placeMentions, PLACE_TAGS, type PlaceMention } from './places.ts';
 import { speakerOf } from './text-analysis.ts';
 import { asksWhen, statesATime } from './time-terms.ts';
 
@@ -91,7 +91,6 @@ const RELATIONS = new Set([
 /** "…as a bookshop manager", "I am a nurse": what someone is or joins as. */
 const ROLE_PHRASE = /\b(as|am|I'm|I\u2019m) an? \p{L}+/u;
 
-const PLACE_TAGS = new Set(['City', 'Country', 'Region', 'Place']);
 const PERSON_TAGS = new Set(['FirstName', 'MaleName', 'FemaleName', 'Person', 'LastName']);
 
 /**

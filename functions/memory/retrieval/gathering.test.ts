@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { askedKind, asksToGather, spreadSessions } from './gathering.ts';
+import { askedKind, gatheredKind, spreadSessions } from './gathering.ts';
+
+/** Whether a question asks for every item of a category. */
+const asksToGather = (question: string): boolean => gatheredKind(question) !== null;
 
 describe('asksToGather', () => {
   it('reads "what/which X" questions about a category', () => {

@@ -48,11 +48,6 @@ export function gatheredKind(question: string): string | null {
   return kind !== null && (plural(kind) || TASTE.test(question)) ? kind : null;
 }
 
-/** Whether a question asks for every item of a category ("What sports does Sam play?"). */
-export function asksToGather(question: string): boolean {
-  return gatheredKind(question) !== null;
-}
-
 /**
  * `ranked` with its first `k` holding at most `cap` items of any one session; items over the cap
  * keep their order after the others. Items without a session are never capped.

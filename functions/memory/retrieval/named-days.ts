@@ -21,11 +21,11 @@ export function namedDays(periods: readonly string[]): string[] {
 
 /** `ranked` with the turns of `onDay` lifted (see the module's comment), best first. */
 export function withNamedDays(
-  ranked: readonly Scored[],
+  ranked: Scored[],
   onDay: ReadonlySet<number>,
   weight = DAY_WEIGHT,
 ): Scored[] {
-  if (onDay.size === 0 || weight <= 0) return [...ranked];
+  if (onDay.size === 0 || weight <= 0) return ranked;
   const top = ranked[0]?.score ?? 1;
   const lift = weight * (top > 0 ? top : 1);
   const out = ranked.map((r) => (onDay.has(r.seq) ? { seq: r.seq, score: r.score + lift } : r));

@@ -108,7 +108,7 @@ function plain(text: string): string {
 }
 
 /** Tags of compromise's lexicon for a place's name ("kyoto": City, "peru": Country). */
-const PLACE_TAGS = new Set(['City', 'Country', 'Region', 'Place']);
+export const PLACE_TAGS = new Set(['City', 'Country', 'Region', 'Place']);
 /** Tags a lower-case word may have and still name a place after a place preposition. */
 const NAME_TAGS = /^(City|Country|Region|Place|ProperNoun|Person|\w*Name)$/;
 

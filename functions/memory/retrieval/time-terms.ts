@@ -179,7 +179,7 @@ function spelledTimes(): ReadonlyMap<string, string> {
 }
 
 /** `text` with chat's spellings of time words written out ("last nite" -> "last night"). */
-export function withTimeWords(text: string): string {
+function withTimeWords(text: string): string {
   const spelled = spelledTimes();
   return text.replace(/[\p{L}\d]+/gu, (w) => spelled.get(w.toLowerCase()) ?? w);
 }

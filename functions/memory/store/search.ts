@@ -381,22 +381,22 @@ export function search(sql: SqlStorage, cache: VectorCache, asked: SearchRequest
   if (weights.soft > 0) arms.push({ arm: 'soft', list: softRanked(plain, arms, read) });
   const bm25Ranks = rankMap(bm25);
   const vectorRanks = rankMap(vector);
-  // A gathering question's list is spread over sessions too (gathering.ts): its facts were told
-  // on different days.
-  const spread = (list: Scored[]): Scored[] =>
-    gathers ? spreadSessions(list, k, (seq) => read(seq)?.session ?? null) : list;
   // The turns of a day the question names (named-days.ts): at most a few sessions' worth.
   const days = namedDays(periods);
   const onDay =
     days.length === 0
       ? new Set<number>()
       : new Set(bm25Ranked(sql, '', days, accept, read, MAX_DAY_TURNS, 'all').map((r) => r.seq));
-  const byDay = (list: Scored[]): Scored[] => withNamedDays(list, onDay);
+  // What both fused modes do after fusion: conversation structure, the named day, the content
+  // prior, and for a gathering question a list spread over sessions (gathering.ts: its facts
+  // were told on different days).
+  const finish = (fused: Scored[]): Scored[] => {
+    const conversed = conversationRanked(sql, fused, accept, read, weights);
+    const ranked = withPrior(withNamedDays(conversed, onDay), read, req.text);
+    return gathers ? spreadSessions(ranked, k, (seq) => read(seq)?.session ?? null) : ranked;
+  };
   if (req.mode === 'hybrid') {
-    const fused = fuseScores(arms, weights);
-    const ranked = spread(
-      withPrior(byDay(conversationRanked(sql, fused, accept, read, weights)), read, req.text),
-    );
+    const ranked = finish(fuseScores(arms, weights));
     return hydrate(
       sql,
       ranked.slice(0, k),
@@ -409,10 +409,7 @@ export function search(sql: SqlStorage, cache: VectorCache, asked: SearchRequest
   const query = { words, entities: questionEntities(req.text) };
   const graph = graphRanked(sql, query, first, accept, read, depth);
   const withGraph = [...arms, { arm: 'graph' as const, list: graph }];
-  const fused = fuseScores(withGraph, weights);
-  const ranked = spread(
-    withPrior(byDay(conversationRanked(sql, fused, accept, read, weights)), read, req.text),
-  );
+  const ranked = finish(fuseScores(withGraph, weights));
   const graphRanks = rankMap(graph);
   return hydrate(
     sql,
