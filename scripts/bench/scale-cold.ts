@@ -7,10 +7,13 @@
 // profiler's sampling slows it, so its times are not the cold figures): the profile is written to
 // PREFIX-MODE-ROUND.cpuprofile and its heaviest functions, by self and total time, are printed.
 // `--log [--grep=TEXT]` prints wrangler's output (the lines holding TEXT) after each first query.
+// `node scripts/bench/scale-cold.ts warm --state=DIR [--questions=50] [--modes=...]` gives the
+// warm p50 / p95 per mode on the kept state, as the scale bench asks them.
 // Not a figure for BENCHMARKS (the scale bench is); the tool to find and check a cold cost.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { startDevServer, type DevServer } from '../../test/support/wrangler-dev.ts';
+import { percentile } from './dev-api.ts';
 import { debuggerUrl, session, whilePoking } from './inspector-heap.ts';
 import { grow, provision, StatusTally, timedQuery, type Agent } from './scale-client.ts';
 import { questionAt } from './scale-facts.ts';
@@ -156,9 +159,42 @@ async function cold(state: string, args: readonly string[]): Promise<void> {
   }
 }
 
+/**
+ * Warm p50 / p95 per mode on a kept state, as the scale bench measures them after its writes
+ * (one untimed question, then `--questions` different ones in order), without growing it again.
+ */
+async function warm(state: string, args: readonly string[]): Promise<void> {
+  const kept = keptOf(state);
+  if (kept === null) throw new Error(`${state} holds no grown Context: run grow first`);
+  const questions = Number(flag(args, 'questions') ?? '50');
+  const modes = (flag(args, 'modes')?.split(',') ?? MODES) as Mode[];
+  const server = await startDevServer({ vars: LOAD_VARS, persistTo: state });
+  try {
+    const tally = new StatusTally();
+    for (const mode of modes) {
+      await timedQuery(
+        server,
+        kept.agent,
+        questionAt(questions + MODES.indexOf(mode)),
+        mode,
+        tally,
+      );
+      const ms: number[] = [];
+      for (let q = 0; q < questions; q++)
+        ms.push((await timedQuery(server, kept.agent, questionAt(q), mode, tally)).ms);
+      console.log(
+        `${mode}: p50 ${percentile(ms, 50).toFixed(0)} ms, p95 ${percentile(ms, 95).toFixed(0)} ms (${tally.failures()})`,
+      );
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
 const [command, ...rest] = process.argv.slice(2);
 const state = flag(rest, 'state');
 if (state === undefined) throw new Error('--state=DIR is required');
 if (command === 'grow') await growState(state, Number(flag(rest, 'facts') ?? '10000'));
 else if (command === 'cold') await cold(state, rest);
-else throw new Error('usage: scale-cold.ts grow|cold --state=DIR ...');
+else if (command === 'warm') await warm(state, rest);
+else throw new Error('usage: scale-cold.ts grow|cold|warm --state=DIR ...');

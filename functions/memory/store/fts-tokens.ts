@@ -130,3 +130,55 @@ export function ftsToken(word: string): string | null {
   const tokens = ftsTokens(word);
   return tokens !== null && tokens.length === 1 ? (tokens[0] ?? null) : null;
 }
+
+/**
+ * Counts, for text fts-tokens.ts mirrors, every token FTS5 stores and how often each of a few
+ * wanted tokens occurs: what bm25 reads of a row (bm25-rows.ts) without building its token list.
+ * Porter rewrites only a word's end, never its first letter, so a word whose first letter starts
+ * no wanted token is counted without being stemmed.
+ */
+export class TokenCounter {
+  readonly counts: Map<string, number>;
+  private readonly firsts: Set<number>;
+
+  constructor(wanted: Iterable<string>) {
+    this.counts = new Map([...wanted].map((t) => [t, 0]));
+    this.firsts = new Set([...this.counts.keys()].map((t) => t.charCodeAt(0)));
+  }
+
+  /** Sets every wanted token's count to zero, for the next row. */
+  reset(): void {
+    for (const token of this.counts.keys()) this.counts.set(token, 0);
+  }
+
+  /** Adds `text`'s wanted tokens to the counts; its token count, or -1 outside the domain. */
+  add(text: string): number {
+    if (!ASCII_ONLY.test(text)) {
+      const tokens = ftsTokens(text);
+      if (tokens === null) return -1;
+      for (const token of tokens) this.count(token);
+      return tokens.length;
+    }
+    let n = 0;
+    let start = -1;
+    for (let i = 0; i <= text.length; i++) {
+      const c = i < text.length ? text.charCodeAt(i) : 32;
+      if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
+        if (start < 0) start = i;
+        continue;
+      }
+      if (start < 0) continue;
+      n++;
+      const first = text.charCodeAt(start);
+      if (this.firsts.has(first >= 65 && first <= 90 ? first + 32 : first))
+        this.count(stem(text.slice(start, i).toLowerCase()));
+      start = -1;
+    }
+    return n;
+  }
+
+  private count(token: string): void {
+    const n = this.counts.get(token);
+    if (n !== undefined) this.counts.set(token, n + 1);
+  }
+}

@@ -1,5 +1,6 @@
 import { stemmer } from 'stemmer';
 import { queryWords } from '../retrieval/text.ts';
+import { bm25OfRows } from './bm25-rows.ts';
 import { KeptUntilWrite } from './counts.ts';
 import { ftsToken } from './fts-tokens.ts';
 import { jsonBatches } from './json-batches.ts';
@@ -222,11 +223,8 @@ export function* ftsSearch(
   if (all.length > 0) {
     const scoredOn = plan.policy === 'all' ? terms : weighed;
     // `weighed-first` rows are scored on the weighed terms and every term, halved (below).
-    const match =
-      plan.policy === 'weighed-first'
-        ? `(${matchOf(weighed) ?? ''}) AND (${matchOf(terms) ?? ''})`
-        : (matchOf(scoredOn) ?? '');
-    for (const hit of conjunctiveRows(sql, all, match)) {
+    const phrases = plan.policy === 'weighed-first' ? [...weighed, ...terms] : scoredOn;
+    for (const hit of conjunctiveRows(sql, all, phrases)) {
       seen.add(hit.seq);
       yield plan.policy === 'weighed-first' ? { seq: hit.seq, score: hit.score / 2 } : hit;
     }
@@ -323,13 +321,31 @@ function conjunction(
 }
 
 /**
- * The rows holding every one of `all`, best first, each with the bm25 `match` gives it. FTS5
- * scores a row on every phrase of the query it runs, so `(all) AND (match)` scores a row on
- * `all` twice: the same rows' score on `all` alone is taken off. Two reads of the few rows that
- * hold every word, instead of one of every row that holds any.
+ * The rows holding every one of `all`, best first, each with its bm25 over `phrases` (the terms
+ * of the query the list stands for, each as often as that query names it): found by FTS5 without
+ * scoring (its AND skips through the doclists), scored from their text (bm25-rows.ts), which
+ * spares FTS5's count of every phrase's rows. Past `CONJUNCTIVE_FROM` such rows, or when their
+ * text cannot be read as FTS5 reads it, FTS5 scores them: `(all) AND (match)` scores a row on
+ * `all` twice, so the same rows' score on `all` alone is taken off.
  */
-function conjunctiveRows(sql: SqlStorage, all: readonly string[], match: string): FtsHit[] {
+function conjunctiveRows(sql: SqlStorage, all: readonly string[], phrases: string[]): FtsHit[] {
   const and = all.map((t) => `"${t.replaceAll('"', '""')}"`).join(' AND ');
+  const seqs = sql
+    .exec<{ seq: number }>('SELECT rowid AS seq FROM items_fts WHERE items_fts MATCH ?', and)
+    .toArray()
+    .map((r) => r.seq);
+  const scores =
+    seqs.length <= CONJUNCTIVE_FROM
+      ? bm25OfRows(sql, seqs, phrases, (tokens) => vocabularyFrequencies(sql, tokens))
+      : null;
+  const hits: FtsHit[] = scores
+    ? seqs.map((seq) => ({ seq, score: Number((scores.get(seq) ?? 0).toPrecision(12)) }))
+    : ftsScored(sql, and, matchOf(phrases) ?? '');
+  return hits.sort((a, b) => b.score - a.score || a.seq - b.seq);
+}
+
+/** The rows matching `and`, each with FTS5's bm25 on `match`, read from FTS5 (two reads). */
+function ftsScored(sql: SqlStorage, and: string, match: string): FtsHit[] {
   const own = new Map<number, number>();
   for (const row of sql.exec<{ seq: number; rank: number }>(
     'SELECT rowid AS seq, bm25(items_fts) AS rank FROM items_fts WHERE items_fts MATCH ?',
@@ -347,7 +363,7 @@ function conjunctiveRows(sql: SqlStorage, all: readonly string[], match: string)
       seq: row.seq,
       score: Number((-(row.rank - (own.get(row.seq) ?? 0))).toPrecision(12)),
     });
-  return hits.sort((a, b) => b.score - a.score || a.seq - b.seq);
+  return hits;
 }
 
 /**

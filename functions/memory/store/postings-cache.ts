@@ -142,6 +142,12 @@ function varints(bytes: Uint8Array): number[] {
   return out;
 }
 
+/** FTS5's averages record: its row count and every column's tokens, as bm25 reads them. */
+export function ftsAverages(sql: SqlStorage): { rows: number; tokens: number } {
+  const [rows = 0, ...columns] = varints(block(sql, 1));
+  return { rows, tokens: columns.reduce((sum, n) => sum + n, 0) };
+}
+
 /** Whether the index counts the rows and tokens FTS5 counts (its averages record). */
 function totalsMatch(sql: SqlStorage, index: PostingsIndex): boolean {
   const [rows = 0, ...columns] = varints(block(sql, 1));

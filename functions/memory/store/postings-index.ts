@@ -1,3 +1,5 @@
+import { bm25Idf, bm25Share } from './bm25.ts';
+
 /**
  * A Context's FTS5 postings in the object's memory, scored with FTS5's own bm25 formula.
  *
@@ -5,18 +7,10 @@
  * extension API, then sorts; in workerd that was the largest share of a bm25 query's CPU (a third
  * of the isolate's samples under `wrangler dev`, docs/hot-path.md). The same sums over postings
  * held in arrays cost a fraction of that. The index holds the tokens FTS5 holds (fts-tokens.ts
- * mirrors its tokenizer) and computes the same score, so the ranking is FTS5's, tie for tie:
- *
- *   score(row) = sum over the query's phrases of idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * D / avgdl))
- *
- * with k1 = 1.2, b = 0.75, idf = log((N - n + 0.5) / (n + 0.5)) (1e-6 when at or below zero), tf
- * the phrase's count in the row over all columns, D the row's token count over all columns, avgdl
- * the mean of D, N the row count and n the rows holding the phrase (fts5_aux.c, fts5Bm25Function).
- * Rows with equal scores come by ascending rowid, as `ORDER BY bm25(items_fts), rowid` gives.
+ * mirrors its tokenizer) and computes the same score (bm25.ts), so the ranking is FTS5's, tie
+ * for tie. Rows with equal scores come by ascending rowid, as `ORDER BY bm25(items_fts), rowid`
+ * gives.
  */
-
-const K1 = 1.2;
-const B = 0.75;
 
 interface Posting {
   /** Slots of the rows holding the token, and its count in each. */
@@ -129,13 +123,6 @@ export class PostingsIndex {
     this.free.push(slot);
   }
 
-  /** FTS5's idf of a phrase that `n` of the rows hold. */
-  private idf(n: number): number {
-    const N = this.rows;
-    const idf = Math.log((N - n + 0.5) / (n + 0.5));
-    return idf <= 0 ? 1e-6 : idf;
-  }
-
   /**
    * The rows matching any of `phrases` (single tokens, in the query's order), each with FTS5's
    * bm25 over all of them, best first. `first`, when given, puts the rows holding one of its tokens
@@ -188,7 +175,7 @@ export class PostingsIndex {
     for (const phrase of phrases) {
       const posting = this.postings.get(phrase);
       if (!posting) continue;
-      const idf = this.idf(posting.slots.length);
+      const idf = bm25Idf(N, posting.slots.length);
       const { slots, counts } = posting;
       for (let i = 0; i < slots.length; i++) {
         const slot = slots[i] ?? 0;
@@ -196,8 +183,7 @@ export class PostingsIndex {
         const tf = counts[i] ?? 0;
         const D = this.lengths[slot] ?? 0;
         if (acc[slot] === 0) touched.push(slot);
-        acc[slot] =
-          (acc[slot] ?? 0) + idf * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * D) / avgdl)));
+        acc[slot] = (acc[slot] ?? 0) + bm25Share(idf, tf, D, avgdl);
       }
     }
     const scores = touched.map((slot) => acc[slot] ?? 0);

@@ -1,6 +1,7 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../fixtures/prng.ts';
+import { bm25OfRows } from '../../../functions/memory/store/bm25-rows.ts';
 import {
   CONJUNCTIVE_FROM,
   ftsSearch,
@@ -20,6 +21,7 @@ import { indexAfterSearches, plainItem, writeInBatches } from './helpers.ts';
 // changes no answer.
 
 const COMMON = ['roadmap', 'billing', 'garden', 'kernel'];
+const WEIGHED = ['amber', 'birch', 'cedar', 'delta'];
 const RARE = ['osaka', 'lisbon', 'tennis', 'guitar', 'marathon', 'recipe', 'invoice', 'deploy'];
 
 function facts(n: number): NewItem[] {
@@ -109,6 +111,107 @@ describe('a question whose words are common in a large Context', () => {
         );
       });
       expect(CONJUNCTIVE_FROM).toBeLessThan(3 * 0.65 * 12_000); // both questions pass it
+    });
+  }, 120_000);
+
+  it('scores the rows holding every word from their text as FTS5 scores them', async () => {
+    await runInDurableObject(env.CONTEXT_STORE.getByName('fts-conjunctive-text'), (_obj, state) => {
+      const sql = state.storage.sql;
+      applyMigrations(state.storage);
+      setBudgetLimit(sql, 1024); // no postings index: the FTS5 path answers
+      // Four words in 45% of rows each (weighed: in fewer than half), two in 70%, fillers.
+      const next = mulberry32(11);
+      const items: NewItem[] = Array.from({ length: 12_000 }, (_, i) => {
+        const words = [
+          ...WEIGHED.map((w) => [w, 0.45] as const),
+          ...COMMON.slice(0, 2).map((w) => [w, 0.7] as const),
+        ].flatMap(([w, p]) => (next() < p ? (next() < 0.2 ? [w, w] : [w]) : []));
+        const filler = Array.from(
+          { length: Math.floor(next() * 6) },
+          () => `note${Math.floor(next() * 50)}`,
+        );
+        return {
+          ...plainItem([...words, ...filler].sort(() => next() - 0.5).join(' ') + ` row ${i}`),
+          entities: [],
+        };
+      });
+      // A row FTS5 reads but fts-tokens.ts does not mirror (Þ): a list holding it is FTS5's.
+      items.push({ ...plainItem('Þórr roadmap amber birch cedar'), entities: [] });
+      writeInBatches(state.storage, new VectorCache(), items, 2000);
+      const rows = () => items.length;
+      const rank = (q: string) =>
+        new Map(
+          sql
+            .exec<{ seq: number; rank: number }>(
+              'SELECT rowid AS seq, bm25(items_fts) AS rank FROM items_fts WHERE items_fts MATCH ?',
+              q,
+            )
+            .toArray()
+            .map((r) => [r.seq, r.rank]),
+        );
+      const vocabulary = (tokens: string[]) =>
+        new Map(
+          sql
+            .exec<{ term: string; doc: number }>(
+              `SELECT term, doc FROM items_fts_vocab WHERE term IN (${tokens.map(() => '?').join(', ')})`,
+              ...tokens,
+            )
+            .toArray()
+            .map((r) => [r.term, r.doc]),
+        );
+      const cases: {
+        q: string;
+        extra: string[];
+        policy: TermPolicy;
+        all: string[];
+        match: string;
+        fromText: boolean;
+      }[] = [
+        // every term, added ones included (a filler word; a word no row holds)
+        {
+          q: 'roadmap billing amber',
+          extra: ['note7', 'zzzabsent'],
+          policy: 'all',
+          all: ['roadmap', 'billing', 'amber'],
+          match: '"roadmap" OR "billing" OR "amber" OR "note7" OR "zzzabsent"',
+          fromText: true,
+        },
+        // the weighed terms and every term, halved
+        {
+          q: 'amber birch cedar delta',
+          extra: ['note3'],
+          policy: 'weighed-first',
+          all: ['amber', 'birch', 'cedar', 'delta'],
+          match:
+            '("amber" OR "birch" OR "cedar" OR "delta" OR "note3") AND ("amber" OR "birch" OR "cedar" OR "delta" OR "note3")',
+          fromText: true,
+        },
+        // the Þ row holds every word: FTS5 scores this list
+        {
+          q: 'roadmap amber birch cedar',
+          extra: [],
+          policy: 'all',
+          all: ['roadmap', 'amber', 'birch', 'cedar'],
+          match: '"roadmap" OR "amber" OR "birch" OR "cedar"',
+          fromText: false,
+        },
+      ];
+      for (const c of cases) {
+        const and = c.all.map((w) => `"${w}"`).join(' AND ');
+        const own = rank(and);
+        const both = rank(`(${and}) AND (${c.match})`);
+        const half = c.policy === 'weighed-first' ? 2 : 1;
+        const list = read(ftsSearch(sql, c.q, c.extra, { policy: c.policy, rows }, 200), own.size);
+        expect(own.size).toBeGreaterThan(100);
+        expect(new Set(list.map((h) => h.seq))).toEqual(new Set(own.keys()));
+        for (const hit of list) {
+          const fts5 = -((both.get(hit.seq) ?? NaN) - (own.get(hit.seq) ?? 0)) / half;
+          expect(Math.abs(hit.score - fts5)).toBeLessThan(1e-9);
+        }
+        // Which path scored them: from the text, unless a row is outside the mirrored domain.
+        const fromText = bm25OfRows(sql, [...own.keys()], c.all, vocabulary);
+        expect(fromText !== null).toBe(c.fromText);
+      }
     });
   }, 120_000);
 
