@@ -87,9 +87,11 @@ function bm25Ranked(
   const out: Scored[] = [];
   let scanned = 0;
   const hits = ftsSearch(sql, text, extra, { policy, rows: read.rows }, limit);
+  // A narrow lens admits few hits a page: each next page is twice the last (at most
+  // `PROBE_PAGE`), so finding ten admitted hits among thousands takes a few reads, not one per 8.
+  let size = Math.min(PROBE_PAGE, Math.max(limit, 8));
   for (;;) {
     const page: Scored[] = [];
-    const size = Math.min(PROBE_PAGE, Math.max(limit - out.length, 8));
     while (page.length < size) {
       const step = hits.next();
       if (step.done) break;
@@ -104,6 +106,7 @@ function bm25Ranked(
       }
       if (admitted(read, accept, hit.seq)) out.push(hit);
     }
+    size = Math.min(PROBE_PAGE, size * 2);
   }
 }
 
