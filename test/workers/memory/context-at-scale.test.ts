@@ -147,6 +147,19 @@ describe('vectors beyond the memory budget', () => {
       expect(vectorCount(sql, MODEL)).toBe(239);
       for (const q of queries)
         expect(search(q, everything)).toEqual(exactTop(sql, q, 10, everything));
+
+      // Validity is read best first until the shortlist fills: with the 48 best candidates of a
+      // query superseded, it reads on past the first part and still returns the exact top 10.
+      const q0 = queries[0] ?? new Float32Array(32);
+      const closedOut: VectorFilter = (_scopes, _kind, closed) => !closed;
+      const best = exactTop(sql, q0, 48, everything).map((h) => h.seq);
+      sql.exec(
+        `UPDATE items SET valid_until = '2024-02-01T00:00:00.000Z'
+          WHERE seq IN (SELECT value FROM json_each(?))`,
+        JSON.stringify(best),
+      );
+      const open = exactTop(sql, q0, 60, everything).filter((h) => !best.includes(h.seq));
+      expect(search(q0, closedOut)).toEqual(open.slice(0, 10));
       expect(budgetOf(sql).total()).toBeLessThanOrEqual(16 * 1024);
     });
   });
