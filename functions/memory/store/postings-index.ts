@@ -157,7 +157,9 @@ export class PostingsIndex {
     const marks = new Uint8Array(this.seqs.length);
     for (const phrase of first)
       for (const slot of this.postings.get(phrase)?.slots ?? []) marks[slot] = 1;
-    yield* this.ranked(phrases, (slot) => marks[slot] === 1 && inRest(slot));
+    // The bounded rest of a long list scores the preferred tokens only, as fts.ts does.
+    const scored = floor === null ? phrases : phrases.filter((p) => first.has(p));
+    yield* this.ranked(scored, (slot) => marks[slot] === 1 && inRest(slot));
     yield* this.ranked(phrases, (slot) => marks[slot] !== 1 && inRest(slot));
   }
 

@@ -4,6 +4,7 @@ import { mulberry32 } from '../../fixtures/prng.ts';
 import { bm25OfRows } from '../../../functions/memory/store/bm25-rows.ts';
 import {
   CONJUNCTIVE_FROM,
+  ftsDelete,
   ftsSearch,
   type FtsHit,
   type TermPolicy,
@@ -212,6 +213,32 @@ describe('a question whose words are common in a large Context', () => {
         const fromText = bm25OfRows(sql, [...own.keys()], c.all, vocabulary);
         expect(fromText !== null).toBe(c.fromText);
       }
+
+      // Past the rows holding every word, the bounded rest of a `weighed-first` list is scored
+      // on the weighed terms alone (a zero-weight term would cost FTS5 a read of its doclist),
+      // from FTS5 and from the postings index alike.
+      // (The Þ row goes first: the postings index holds only text fts-tokens.ts mirrors.)
+      ftsDelete(sql, items.length);
+      const q = 'amber birch cedar delta roadmap';
+      const whole = () =>
+        read(ftsSearch(sql, q, ['note3'], { policy: 'weighed-first', rows }, 200), 3000);
+      const fromFts = whole();
+      const first = rank('"amber" AND "birch" AND "cedar" AND "delta"').size;
+      const rest = fromFts.slice(first);
+      expect(rest.length).toBeGreaterThan(100);
+      const weighedOnly = rank('"amber" OR "birch" OR "cedar" OR "delta" OR "note3"');
+      for (const hit of rest.slice(0, 200))
+        expect(Math.abs(hit.score + (weighedOnly.get(hit.seq) ?? NaN))).toBeLessThan(1e-9);
+      setBudgetLimit(sql, 64 * 1024 * 1024);
+      expect(indexAfterSearches(sql, 10)).not.toBeNull();
+      const fromIndex = whole();
+      expect(fromIndex.map((h) => h.seq)).toEqual(fromFts.map((h) => h.seq));
+      // The first part within the zero-weight shares FTS5's path halves; the rest exactly.
+      fromIndex.forEach((h, i) =>
+        expect(Math.abs(h.score - (fromFts[i]?.score ?? NaN))).toBeLessThan(
+          i < first ? 1e-5 : 1e-9,
+        ),
+      );
     });
   }, 120_000);
 
