@@ -25,13 +25,21 @@ const COMMON = ['roadmap', 'billing', 'garden', 'kernel'];
 const WEIGHED = ['amber', 'birch', 'cedar', 'delta'];
 const RARE = ['osaka', 'lisbon', 'tennis', 'guitar', 'marathon', 'recipe', 'invoice', 'deploy'];
 
-function facts(n: number): NewItem[] {
-  const next = mulberry32(3);
+/**
+ * Rows of words each in a share of rows (some twice), a rare word in each when `rare`, and
+ * fillers. By default each common word is in about 70% of rows, so a 3-word question's postings
+ * pass CONJUNCTIVE_FROM at this size.
+ */
+function facts(
+  n: number,
+  shares: readonly (readonly [string, number])[] = COMMON.map((w) => [w, 0.7] as const),
+  seed = 3,
+  rare = true,
+): NewItem[] {
+  const next = mulberry32(seed);
   return Array.from({ length: n }, (_, i) => {
-    // Each common word in about 70% of rows (some twice), one rare word in each: a 3-word
-    // question's postings pass CONJUNCTIVE_FROM at this size.
-    const words = COMMON.flatMap((w) => (next() < 0.7 ? (next() < 0.2 ? [w, w] : [w]) : []));
-    words.push(RARE[Math.floor(next() * RARE.length)] ?? 'osaka');
+    const words = shares.flatMap(([w, p]) => (next() < p ? (next() < 0.2 ? [w, w] : [w]) : []));
+    if (rare) words.push(RARE[Math.floor(next() * RARE.length)] ?? 'osaka');
     const filler = Array.from(
       { length: Math.floor(next() * 6) },
       () => `note${Math.floor(next() * 50)}`,
@@ -121,21 +129,11 @@ describe('a question whose words are common in a large Context', () => {
       applyMigrations(state.storage);
       setBudgetLimit(sql, 1024); // no postings index: the FTS5 path answers
       // Four words in 45% of rows each (weighed: in fewer than half), two in 70%, fillers.
-      const next = mulberry32(11);
-      const items: NewItem[] = Array.from({ length: 12_000 }, (_, i) => {
-        const words = [
-          ...WEIGHED.map((w) => [w, 0.45] as const),
-          ...COMMON.slice(0, 2).map((w) => [w, 0.7] as const),
-        ].flatMap(([w, p]) => (next() < p ? (next() < 0.2 ? [w, w] : [w]) : []));
-        const filler = Array.from(
-          { length: Math.floor(next() * 6) },
-          () => `note${Math.floor(next() * 50)}`,
-        );
-        return {
-          ...plainItem([...words, ...filler].sort(() => next() - 0.5).join(' ') + ` row ${i}`),
-          entities: [],
-        };
-      });
+      const shares = [
+        ...WEIGHED.map((w) => [w, 0.45] as const),
+        ...COMMON.slice(0, 2).map((w) => [w, 0.7] as const),
+      ];
+      const items = facts(12_000, shares, 11, false);
       // A row FTS5 reads but fts-tokens.ts does not mirror (Þ): a list holding it is FTS5's.
       items.push({ ...plainItem('Þórr roadmap amber birch cedar'), entities: [] });
       writeInBatches(state.storage, new VectorCache(), items, 2000);
