@@ -1,6 +1,7 @@
 // Where a cold first query's time goes (issue 38): `node scripts/bench/scale-cold.ts grow
-// --state=DIR --facts=N` grows one Context in a kept `wrangler dev` state directory (as the scale
-// bench does, through `POST /facts/batch`); `node scripts/bench/scale-cold.ts cold --state=DIR
+// --state=DIR --facts=N [--profile=PREFIX]` grows one Context in a kept `wrangler dev` state
+// directory (as the scale bench does, through `POST /facts/batch`; with `--profile`, under the
+// Worker isolate's CPU profiler, written to PREFIX-grow.cpuprofile and summarised); `node scripts/bench/scale-cold.ts cold --state=DIR
 // [--rounds=3] [--profile=PREFIX] [--modes=bm25,vector]` restarts `wrangler dev` on that state
 // once per mode and round and times the first query, as the scale bench's cold figures do. With
 // `--profile`, each first query runs under the V8 CPU profiler (through the inspector; the
@@ -37,14 +38,25 @@ function keptOf(state: string): Kept | null {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Kept) : null;
 }
 
-async function growState(state: string, facts: number): Promise<void> {
+async function growState(state: string, facts: number, profile?: string): Promise<void> {
   await mkdir(state, { recursive: true });
   const server = await startDevServer({ vars: LOAD_VARS, persistTo: state });
   try {
     const kept = keptOf(state) ?? { agent: await provision(server, 'scale-local'), facts: 0 };
     const tally = new StatusTally();
-    const seconds = await grow(server, kept.agent, kept.facts, facts, 4, tally);
-    console.log(`grew ${kept.facts} -> ${facts} in ${seconds.toFixed(0)} s (${tally.failures()})`);
+    const growing = () => grow(server, kept.agent, kept.facts, facts, 4, tally);
+    let seconds: number;
+    if (profile === undefined) seconds = await growing();
+    else {
+      const out = `${profile}-grow.cpuprofile`;
+      const { result, summary } = await profiled(server, growing, out, 500);
+      console.log(`-> ${out}\n${summary}`);
+      seconds = result;
+    }
+    const rate = (facts - kept.facts) / seconds;
+    console.log(
+      `grew ${kept.facts} -> ${facts} in ${seconds.toFixed(0)} s, ${rate.toFixed(0)} facts/s (${tally.failures()})`,
+    );
     writeFileSync(`${state}/scale-cold.json`, JSON.stringify({ ...kept, facts }));
   } finally {
     await server.stop();
@@ -95,22 +107,37 @@ function summarise(profile: CpuProfile, top = 25): string {
   return `sampled ${all.toFixed(0)} ms\nby self time:\n${rows(selfByName)}\nby total time:\n${rows(totalByName)}`;
 }
 
-async function profiledQuery(server: DevServer, agent: Agent, mode: Mode, out: string) {
+/**
+ * `work` under the V8 CPU profiler of the Worker's isolate (sampling every `interval` us): its
+ * result and the profile's summary; the profile is written to `out`.
+ */
+async function profiled<T>(
+  server: DevServer,
+  work: () => Promise<T>,
+  out: string,
+  interval: number,
+): Promise<{ result: T; summary: string }> {
   const url = await debuggerUrl(server.inspectorPort);
   const poke = async () => {
     await (await fetch(`${server.url}/health`)).arrayBuffer();
   };
-  return session(url, 120_000, async (send) => {
+  return session(url, 1_800_000, async (send) => {
     await whilePoking(send('Profiler.enable'), poke);
-    await whilePoking(send('Profiler.setSamplingInterval', { interval: 200 }), poke);
+    await whilePoking(send('Profiler.setSamplingInterval', { interval }), poke);
     await whilePoking(send('Profiler.start'), poke);
-    const answer = await timedQuery(server, agent, firstQuestion(mode), mode, new StatusTally());
+    const result = await work();
     const { profile } = (await whilePoking(send('Profiler.stop'), poke)) as unknown as {
       profile: CpuProfile;
     };
     writeFileSync(out, JSON.stringify(profile));
-    return { ms: answer.ms, summary: summarise(profile) };
+    return { result, summary: summarise(profile) };
   });
+}
+
+async function profiledQuery(server: DevServer, agent: Agent, mode: Mode, out: string) {
+  const ask = () => timedQuery(server, agent, firstQuestion(mode), mode, new StatusTally());
+  const { result, summary } = await profiled(server, ask, out, 200);
+  return { ms: result.ms, summary };
 }
 
 async function cold(state: string, args: readonly string[]): Promise<void> {
@@ -194,7 +221,8 @@ async function warm(state: string, args: readonly string[]): Promise<void> {
 const [command, ...rest] = process.argv.slice(2);
 const state = flag(rest, 'state');
 if (state === undefined) throw new Error('--state=DIR is required');
-if (command === 'grow') await growState(state, Number(flag(rest, 'facts') ?? '10000'));
+if (command === 'grow')
+  await growState(state, Number(flag(rest, 'facts') ?? '10000'), flag(rest, 'profile'));
 else if (command === 'cold') await cold(state, rest);
 else if (command === 'warm') await warm(state, rest);
 else throw new Error('usage: scale-cold.ts grow|cold|warm --state=DIR ...');

@@ -14,6 +14,7 @@ import { vectorIndexStep } from './vector-index.ts';
 import { aliasesStep } from './aliases.ts';
 import { vectorBlocksStep } from './vector-blocks.ts';
 import { kindCountsStep } from './kind-counts.ts';
+import { idempotencyExpiryStep } from './idempotency-expiry.ts';
 
 /** Every per-Context schema step, in order. Append new versions; never reorder or edit. */
 export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
@@ -32,6 +33,7 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
   aliasesStep,
   vectorBlocksStep,
   kindCountsStep,
+  idempotencyExpiryStep,
 ];
 
 export const LATEST_SCHEMA_VERSION = SCHEMA_MIGRATIONS.length;
