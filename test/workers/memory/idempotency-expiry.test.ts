@@ -28,22 +28,16 @@ describe('the idempotency purge', () => {
 
       const now = Date.UTC(2026, 10, 28);
       const body = 'x'.repeat(20_000); // a stored response of a batch: tens of kB
-      for (let i = 0; i < 40; i++)
+      const record = (key: string, createdAt: number) =>
         sql.exec(
           `INSERT INTO idempotency (principal_id, key, request_hash, state, status, body, created_at)
            VALUES ('p', ?, 'h', 'done', 201, ?, ?)`,
-          `old-${i}`,
+          key,
           body,
-          now - IDEMPOTENCY_TTL_MS - 1000 * (i + 1),
+          createdAt,
         );
-      for (let i = 0; i < 10; i++)
-        sql.exec(
-          `INSERT INTO idempotency (principal_id, key, request_hash, state, status, body, created_at)
-           VALUES ('p', ?, 'h', 'done', 201, ?, ?)`,
-          `new-${i}`,
-          body,
-          now - 1000 * (i + 1),
-        );
+      for (let i = 0; i < 40; i++) record(`old-${i}`, now - IDEMPOTENCY_TTL_MS - 1000 * (i + 1));
+      for (let i = 0; i < 10; i++) record(`new-${i}`, now - 1000 * (i + 1));
       expect(beginIdempotent(sql, 'p', 'next', 'h', now)).toEqual({ state: 'proceed' });
       const keys = sql
         .exec<{ key: string }>('SELECT key FROM idempotency ORDER BY key')
