@@ -15,6 +15,13 @@ interface Generation {
   gen: number;
   dims: number;
   lists: number;
+  /** PQ codes of this many bytes (vector-pq.ts); null: int8 codes of `dims` bytes and a scale. */
+  codebook: { subspaces: number } | null;
+}
+
+/** Bytes of one entry's code in `g`'s blocks. */
+export function codeBytes(g: Generation): number {
+  return g.codebook ? g.codebook.subspaces : g.dims;
 }
 
 /** Entries per block: a read of one row covers a list of a 64k-vector index. */
@@ -39,26 +46,33 @@ export function packAt(g: Generation): number {
  */
 const PACK_STEP = 65_536;
 
-/** One entry to add to a list: the item, its filter id and its int8 code. */
+/** One entry to add to a list: the item, its filter id and its code. */
 export interface BlockEntry {
   seq: number;
   filter: number;
+  /** The int8 code's scale (0 for a PQ code). */
   scale: number;
-  /** `dims` signed bytes. */
-  code: Int8Array;
+  /** `codeBytes` bytes: signed for an int8 code, one point per run for a PQ code. */
+  code: Uint8Array;
 }
 
-/** A block as read for a query: typed views over its BLOBs. */
+/**
+ * A block as read for a query: typed views over its BLOBs. `codes` and `bytes` view the same
+ * codes, as int8 values and as PQ point numbers; a PQ block has no scales.
+ */
 export interface Block {
+  list: number;
   n: number;
   seqs: Float64Array;
   filters: Uint32Array;
   scales: Float32Array;
   codes: Int8Array;
+  bytes: Uint8Array;
 }
 
 interface BlockRow {
   block: number;
+  list: number;
   n: number;
   seqs: ArrayBuffer;
   filters: ArrayBuffer;
@@ -67,13 +81,15 @@ interface BlockRow {
   [column: string]: SqlStorageValue;
 }
 
-function blockOf(row: BlockRow): Block {
+function blockOf(row: BlockRow, g: Generation): Block {
   return {
+    list: row.list,
     n: row.n,
     seqs: new Float64Array(row.seqs, 0, row.n),
     filters: new Uint32Array(row.filters, 0, row.n),
-    scales: new Float32Array(row.scales, 0, row.n),
+    scales: g.codebook ? new Float32Array(0) : new Float32Array(row.scales, 0, row.n),
     codes: new Int8Array(row.codes),
+    bytes: new Uint8Array(row.codes),
   };
 }
 
@@ -119,30 +135,34 @@ export function filterRows(
 
 function packedRow(
   entries: readonly BlockEntry[],
-  dims: number,
+  g: Generation,
 ): { seqs: ArrayBuffer; filters: ArrayBuffer; scales: ArrayBuffer; codes: ArrayBuffer } {
   const n = entries.length;
+  const width = codeBytes(g);
   const seqs = new Float64Array(n);
   const filters = new Uint32Array(n);
-  const scales = new Float32Array(n);
-  const codes = new Int8Array(n * dims);
+  // A PQ code needs no scale: the column (NOT NULL) holds one unused float, not an empty BLOB,
+  // which some SQLite bindings pass as NULL.
+  const scales = new Float32Array(g.codebook ? 1 : n);
+  const codes = new Uint8Array(n * width);
   entries.forEach((e, i) => {
     seqs[i] = e.seq;
     filters[i] = e.filter;
-    scales[i] = e.scale;
-    codes.set(e.code.subarray(0, dims), i * dims);
+    if (!g.codebook) scales[i] = e.scale;
+    codes.set(e.code.subarray(0, width), i * width);
   });
   return { seqs: seqs.buffer, filters: filters.buffer, scales: scales.buffer, codes: codes.buffer };
 }
 
-function entriesOf(block: Block, dims: number): BlockEntry[] {
+function entriesOf(block: Block, g: Generation): BlockEntry[] {
+  const width = codeBytes(g);
   const out: BlockEntry[] = [];
   for (let i = 0; i < block.n; i++)
     out.push({
       seq: block.seqs[i] as number,
       filter: block.filters[i] as number,
-      scale: block.scales[i] as number,
-      code: block.codes.subarray(i * dims, (i + 1) * dims),
+      scale: block.scales[i] ?? 0,
+      code: block.bytes.subarray(i * width, (i + 1) * width),
     });
   return out;
 }
@@ -158,7 +178,7 @@ export function appendToList(
   if (entries.length === 0) return;
   const last = sql
     .exec<BlockRow>(
-      `SELECT block, n, seqs, filters, scales, codes FROM _vector_blocks
+      `SELECT block, list, n, seqs, filters, scales, codes FROM _vector_blocks
         WHERE model_id = ? AND gen = ? AND list = ? ORDER BY block DESC LIMIT 1`,
       modelId,
       g.gen,
@@ -169,8 +189,8 @@ export function appendToList(
   let block = last ? last.block : -1;
   if (last && last.n < BLOCK_ENTRIES) {
     const room = BLOCK_ENTRIES - last.n;
-    const merged = [...entriesOf(blockOf(last), g.dims), ...pending.slice(0, room)];
-    const row = packedRow(merged, g.dims);
+    const merged = [...entriesOf(blockOf(last, g), g), ...pending.slice(0, room)];
+    const row = packedRow(merged, g);
     sql.exec(
       `UPDATE _vector_blocks SET n = ?, seqs = ?, filters = ?, scales = ?, codes = ?
         WHERE model_id = ? AND gen = ? AND list = ? AND block = ?`,
@@ -188,7 +208,7 @@ export function appendToList(
   }
   for (let i = 0; i < pending.length; i += BLOCK_ENTRIES) {
     const chunk = pending.slice(i, i + BLOCK_ENTRIES);
-    const row = packedRow(chunk, g.dims);
+    const row = packedRow(chunk, g);
     block += 1;
     sql.exec(
       `INSERT INTO _vector_blocks (model_id, gen, list, block, n, seqs, filters, scales, codes)
@@ -222,13 +242,13 @@ export function* readBlocks(
   // In groups, read as a stream: the blocks of 256 lists of 768-dimension codes are 250 MB.
   let group: Block[] = [];
   for (const row of sql.exec<BlockRow>(
-    `SELECT block, n, seqs, filters, scales, codes FROM _vector_blocks
+    `SELECT block, list, n, seqs, filters, scales, codes FROM _vector_blocks
       WHERE model_id = ? AND gen = ? AND list IN (SELECT value FROM json_each(?))`,
     modelId,
     g.gen,
     JSON.stringify(lists),
   )) {
-    group.push(blockOf(row));
+    group.push(blockOf(row, g));
     if (group.length >= READ_GROUP) {
       yield group;
       group = [];
@@ -280,12 +300,12 @@ export function packTail(sql: SqlStorage, modelId: string, g: Generation): numbe
     }
     upTo.set(row.list, row.item_seq);
     // A code of another width (a model that changed dimensions) is dropped, not packed.
-    if (row.code.byteLength !== 4 + g.dims) continue;
+    if (row.code.byteLength !== (g.codebook ? g.codebook.subspaces : 4 + g.dims)) continue;
     entries.push({
       seq: row.item_seq,
       filter: filterId(sql, row.kind, row.scopes, memo),
-      scale: new DataView(row.code).getFloat32(0, true),
-      code: new Int8Array(row.code, 4),
+      scale: g.codebook ? 0 : new DataView(row.code).getFloat32(0, true),
+      code: new Uint8Array(row.code, g.codebook ? 0 : 4),
     });
   }
   appendToList(sql, modelId, g, list, entries);

@@ -6,9 +6,10 @@
  *   of the model's vectors gives `lists` centroids, about the square root of the vector count.
  *   That is a *generation*; only its centroids are held in memory (lists x dims x 4 bytes: 400 KB
  *   at a million 100-dimension vectors).
- * - **Postings**: each vector sits in the list of its nearest centroid, as an int8 code (a float32
- *   scale, then one signed byte per dimension): 104 bytes at 100 dimensions, 772 at 768, about a
- *   quarter of the float vector, beside the item's kind and scopes. A list is packed in blocks of
+ * - **Postings**: each vector sits in the list of its nearest centroid, as a PQ code of its
+ *   residual (vector-pq.ts: 50 bytes at 100 dimensions, 192 at 768), or in a generation trained
+ *   before schema step 17 as an int8 code (a float32 scale, then one signed byte per dimension:
+ *   104 bytes at 100 dimensions, 772 at 768), beside the item's kind and scopes. A list is packed in blocks of
  *   `_vector_blocks` plus a tail of `_vector_postings` rows that writes add (vector-blocks.ts).
  * - **Search**: the query is compared with every centroid and the nearest `nprobe` lists are
  *   read; the rows the query's kinds and lens admit are scored by their codes (filtering first
@@ -22,7 +23,8 @@
  *   until they have, the older generation's lists are probed too, and afterwards it is deleted.
  *   Before the first generation has taken every vector in, the rest are scanned exactly.
  */
-import { hasTable } from './schema-facts.ts';
+import { hasColumn, hasTable } from './schema-facts.ts';
+import { codebookBytes, codebookOf, pqEncode, trainCodebook, type Codebook } from './vector-pq.ts';
 
 export interface Generation {
   gen: number;
@@ -36,6 +38,13 @@ export interface Generation {
   centroids: Float32Array;
   /** Entries deletions left in this generation's blocks (schema step 14; 0 before it). */
   dead: number;
+  /**
+   * Its product-quantisation codebook (vector-pq.ts, schema step 17): entries are PQ codes of
+   * their residuals. Null: int8 codes, as every generation trained before the step has.
+   */
+  codebook: Codebook | null;
+  /** Trained before step 17 in a database that has it: retrained (`workFor`) to get PQ codes. */
+  int8: boolean;
 }
 
 /** Vectors below which no index is trained (an exact scan reads them at least as fast). */
@@ -63,7 +72,7 @@ export function nprobeFor(lists: number): number {
 }
 
 export function generationBytes(g: Generation): number {
-  return g.centroids.byteLength + 128;
+  return g.centroids.byteLength + (g.codebook ? codebookBytes(g.codebook) : 0) + 128;
 }
 
 // ---- codes ----
@@ -146,6 +155,7 @@ export function kmeans(
   rows: number,
   dims: number,
   lists: number,
+  assigned?: Int32Array,
 ): Float32Array {
   const k = Math.max(1, Math.min(lists, rows));
   const centroids = new Float32Array(k * dims);
@@ -194,6 +204,8 @@ export function kmeans(
       normaliseRow(centroids, l * dims, dims);
     }
   }
+  // The last pass's lists, for the codebook's residuals (the centroids moved once after it).
+  assigned?.set(assignment.subarray(0, Math.min(rows, assigned.length)));
   return centroids;
 }
 
@@ -207,15 +219,18 @@ interface GenRow {
   trained_rows: number;
   next_seq: number;
   end_seq: number;
+  codebook: ArrayBuffer | null;
   [column: string]: SqlStorageValue;
 }
 
 /** The model's generations, oldest first, with their centroids. */
 export function loadGenerations(sql: SqlStorage, modelId: string): Generation[] {
   const dead = hasBlocks(sql) ? 'dead' : '0 AS dead';
+  const pq = hasCodebooks(sql);
+  const codebook = pq ? 'codebook' : 'NULL AS codebook';
   const rows = sql
     .exec<GenRow>(
-      `SELECT gen, dims, lists, trained_rows, next_seq, end_seq, ${dead}
+      `SELECT gen, dims, lists, trained_rows, next_seq, end_seq, ${dead}, ${codebook}
          FROM _vector_gens WHERE model_id = ? ORDER BY gen`,
       modelId,
     )
@@ -237,8 +252,15 @@ export function loadGenerations(sql: SqlStorage, modelId: string): Generation[] 
       endSeq: row.end_seq,
       centroids,
       dead: row.dead,
+      codebook: row.codebook === null ? null : codebookOf(row.codebook, row.dims),
+      int8: pq && row.codebook === null,
     };
   });
+}
+
+/** Whether generations carry a PQ codebook (schema step 17). */
+export function hasCodebooks(sql: SqlStorage): boolean {
+  return hasColumn(sql, '_vector_gens', 'codebook');
 }
 
 /**
@@ -261,16 +283,18 @@ export function addPosting(
   v: Float32Array,
 ): void {
   sql.exec('DELETE FROM _vector_postings WHERE item_seq = ?', item.seq);
+  const list = nearestList(g, v);
+  const code = g.codebook ? pqEncode(g.codebook, v, g.centroids, list) : encode(v);
   sql.exec(
     `INSERT INTO _vector_postings (model_id, gen, list, item_seq, kind, scopes, code)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
     modelId,
     g.gen,
-    nearestList(g, v),
+    list,
     item.seq,
     item.kind,
     item.scopes,
-    encode(v).buffer,
+    code.buffer,
   );
 }
 
@@ -301,6 +325,10 @@ export function workFor(gens: readonly Generation[], rows: number): IvfWork {
   const latest = gens[gens.length - 1];
   if (!latest) return rows >= IVF_MIN_ROWS ? 'train' : null;
   if (latest.nextSeq <= latest.endSeq) return 'backfill';
+  // An index of int8 codes (trained before schema step 17) is retrained once to PQ codes: a
+  // query then reads a half or a quarter of the bytes (vector-pq.ts). Until the new generation
+  // has every vector, both are probed, as after any retraining.
+  if (latest.int8 && rows >= IVF_MIN_ROWS) return 'train';
   if (rows >= RETRAIN_GROWTH * latest.trainedRows && listsFor(rows) > latest.lists) return 'train';
   // A Context that deletes more than it grows: a new generation rewrites the lists without them.
   if (rows >= IVF_MIN_ROWS && latest.dead > DEAD_SHARE * Math.max(rows, latest.trainedRows))
@@ -311,13 +339,16 @@ export function workFor(gens: readonly Generation[], rows: number): IvfWork {
 /**
  * Trains a new generation from a strided sample of the model's vectors. The new generation
  * takes in every vector up to the highest seq now (by `backfill`); vectors written from here on
- * go to it directly.
+ * go to it directly. With `withCodebook` (whenever the schema has step 17) its entries are PQ
+ * codes; without, int8 codes, as before the step (kept for the databases still holding such a
+ * generation, which the tests build this way).
  */
 export function trainGeneration(
   sql: SqlStorage,
   modelId: string,
   rows: number,
   previous: Generation | undefined,
+  withCodebook = hasCodebooks(sql),
 ): void {
   const lists = listsFor(rows);
   const want = Math.min(rows, lists * SAMPLE_PER_LIST);
@@ -344,7 +375,8 @@ export function trainGeneration(
     sample.set(new Float32Array(row.vector), taken * dims);
     taken += 1;
   }
-  const centroids = kmeans(sample, taken, dims, lists);
+  const assigned = new Int32Array(taken);
+  const centroids = kmeans(sample, taken, dims, lists, assigned);
   const gen = (previous?.gen ?? 0) + 1;
   const k = centroids.length / dims;
   sql.exec(
@@ -358,6 +390,21 @@ export function trainGeneration(
     bounds.lo,
     bounds.hi,
   );
+  if (withCodebook) {
+    // The sample's residuals from their lists' centroids train the codebook (vector-pq.ts).
+    for (let r = 0; r < taken; r++) {
+      const c = (assigned[r] as number) * dims;
+      for (let i = 0; i < dims; i++)
+        sample[r * dims + i] = (sample[r * dims + i] as number) - (centroids[c + i] as number);
+    }
+    const book = trainCodebook(sample, taken, dims);
+    sql.exec(
+      'UPDATE _vector_gens SET codebook = ? WHERE model_id = ? AND gen = ?',
+      book.points.buffer,
+      modelId,
+      gen,
+    );
+  }
   for (let l = 0; l < k; l++)
     sql.exec(
       'INSERT INTO _vector_lists (model_id, gen, list, centroid) VALUES (?, ?, ?, ?)',

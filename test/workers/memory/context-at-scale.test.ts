@@ -17,6 +17,7 @@ import {
   packAt,
   packTail,
 } from '../../../functions/memory/store/vector-blocks.ts';
+import { workFor } from '../../../functions/memory/store/vector-ivf.ts';
 import { VectorCache, vectorCount } from '../../../functions/memory/store/vectors.ts';
 import { call, json, setup } from './helpers.ts';
 
@@ -178,6 +179,8 @@ describe('vectors beyond the memory budget', () => {
       while (state.storage.transactionSync(() => cache.maintain(sql)));
       const [gen] = cache.generations(sql, MODEL);
       expect(gen?.lists).toBe(77);
+      // Its entries are PQ codes: 24 runs of two dimensions (store/vector-pq.ts).
+      expect(gen?.codebook?.subspaces).toBe(24);
       let found = 0;
       const queries = clusteredVectors(40, 48, 40, 5);
       for (const q of queries) {
@@ -338,6 +341,77 @@ describe('the IVF lists packed in blocks', () => {
       ).toBeLessThan(PACK_AT);
       expect(indexedEntries(sql)).toBe(PACK_AT * 2);
       expect(answers(cache, sql, queries)).toEqual(before);
+    });
+  }, 120_000);
+});
+
+describe('the IVF lists of PQ codes (schema step 17)', () => {
+  it('an index of int8 codes is retrained to PQ codes in the background, answering throughout', async () => {
+    await runInDurableObject(env.CONTEXT_STORE.getByName('scale-ivf-pq'), (_obj, state) => {
+      const sql = state.storage.sql;
+      applyMigrations(state.storage, 16);
+      setBudgetLimit(sql, 16 * 1024);
+      const cache = new VectorCache();
+      const vectors = clusteredVectors(3000, 32, 12, 41);
+      for (let i = 0; i < vectors.length; i += 500)
+        state.storage.transactionSync(() =>
+          insertItems(sql, cache, items(vectors.slice(i, i + 500), i), '2024-01-01T00:00:00.000Z'),
+        );
+      while (state.storage.transactionSync(() => cache.maintain(sql)));
+      const int8 = cache.generations(sql, MODEL);
+      expect(int8.map((g) => [g.gen, g.codebook, g.int8])).toEqual([[1, null, false]]);
+      const queries = clusteredVectors(20, 32, 12, 42);
+      const ask = () =>
+        queries.map((q) => cache.search(sql, { modelId: MODEL, values: q }, 10, engOnly));
+      const recall = (answers: { seq: number }[][]) => {
+        let found = 0;
+        queries.forEach((q, i) => {
+          const exact = new Set(exactTop(sql, q, 10, engOnly).map((h) => h.seq));
+          found += (answers[i] ?? []).filter((h) => exact.has(h.seq)).length;
+        });
+        return found / (queries.length * 10);
+      };
+      const before = ask();
+
+      // The step only adds the column: the int8 generation answers as before, and is due for
+      // retraining.
+      applyMigrations(state.storage);
+      cache.reset();
+      expect(ask()).toEqual(before);
+      const [old] = cache.generations(sql, MODEL);
+      expect(old?.int8).toBe(true);
+      expect(workFor(cache.generations(sql, MODEL), vectorCount(sql, MODEL))).toBe('train');
+
+      // One step trains the PQ generation; while it takes the vectors in, both are probed.
+      expect(state.storage.transactionSync(() => cache.maintain(sql))).toBe(true);
+      const both = cache.generations(sql, MODEL);
+      expect(both.map((g) => g.gen)).toEqual([1, 2]);
+      expect(both[1]?.codebook?.subspaces).toBe(16);
+      expect(recall(ask())).toBeGreaterThanOrEqual(0.9);
+
+      while (state.storage.transactionSync(() => cache.maintain(sql)));
+      const [pq] = cache.generations(sql, MODEL);
+      expect(cache.generations(sql, MODEL)).toHaveLength(1);
+      expect(pq?.gen).toBe(2);
+      expect(pq?.int8).toBe(false);
+      expect(workFor(cache.generations(sql, MODEL), vectorCount(sql, MODEL))).toBeNull();
+      expect(indexedEntries(sql)).toBe(3000);
+      // Packed: a byte per run of two dimensions, and no scales (one unused float).
+      const sizes = sql
+        .exec<{ n: number; codes: number; scales: number }>(
+          'SELECT n, length(codes) AS codes, length(scales) AS scales FROM _vector_blocks',
+        )
+        .toArray();
+      expect(sizes.length).toBeGreaterThan(0);
+      for (const b of sizes) expect([b.codes, b.scales]).toEqual([b.n * 16, 4]);
+      const after = ask();
+      expect(recall(after)).toBeGreaterThanOrEqual(0.9);
+      // Every score returned is the exact cosine, not the codes' estimate.
+      queries.forEach((q, i) => {
+        const exact = new Map(exactTop(sql, q, 300, engOnly).map((h) => [h.seq, h.score]));
+        for (const hit of after[i] ?? []) expect(hit.score).toBe(exact.get(hit.seq));
+      });
+      expect(budgetOf(sql).total()).toBeLessThanOrEqual(16 * 1024);
     });
   }, 120_000);
 });

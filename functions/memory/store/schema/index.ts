@@ -15,6 +15,7 @@ import { aliasesStep } from './aliases.ts';
 import { vectorBlocksStep } from './vector-blocks.ts';
 import { kindCountsStep } from './kind-counts.ts';
 import { idempotencyExpiryStep } from './idempotency-expiry.ts';
+import { ivfCodebooksStep } from './ivf-codebooks.ts';
 
 /** Every per-Context schema step, in order. Append new versions; never reorder or edit. */
 export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
@@ -34,6 +35,7 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
   vectorBlocksStep,
   kindCountsStep,
   idempotencyExpiryStep,
+  ivfCodebooksStep,
 ];
 
 export const LATEST_SCHEMA_VERSION = SCHEMA_MIGRATIONS.length;
