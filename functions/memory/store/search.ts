@@ -115,10 +115,11 @@ function vectorRanked(
   cache: VectorCache,
   req: SearchRequest,
   accept: Accept,
+  read: Probe,
   limit: number,
 ): Scored[] {
   if (!req.vector) return [];
-  return vectorSearch(sql, cache, req.vector, limit, accept);
+  return vectorSearch(sql, cache, req.vector, limit, accept, read);
 }
 
 /** The second, expanded query of pseudo-relevance feedback (its expansion words only). */
@@ -285,7 +286,7 @@ export function search(sql: SqlStorage, cache: VectorCache, asked: SearchRequest
     // (local-vector-mode.ts); a neural model's candidates could only be re-embedded by calling it
     // again.
     if (req.vector?.modelId !== SIF_MODEL_ID) {
-      const list = vectorRanked(sql, cache, req, accept, k);
+      const list = vectorRanked(sql, cache, req, accept, read, k);
       return hydrate(
         sql,
         list,
@@ -293,7 +294,7 @@ export function search(sql: SqlStorage, cache: VectorCache, asked: SearchRequest
         req.explain ? explainSingleArm('vector', list) : undefined,
       );
     }
-    const pool = vectorRanked(sql, cache, req, accept, Math.max(k * 3, VECTOR_MODE_POOL));
+    const pool = vectorRanked(sql, cache, req, accept, read, Math.max(k * 3, VECTOR_MODE_POOL));
     read.prefetch(pool.map((r) => r.seq));
     const ranked = localVectorRanked(
       pool,
@@ -361,7 +362,7 @@ export function search(sql: SqlStorage, cache: VectorCache, asked: SearchRequest
   // dev: seeding from the vector-gated fusion costs 0.02 recall@10).
   const seedWeights = gatedWeights(base, coverage, false);
   const prf = conversation && weights.prf > 0 ? prfRanked(sql, req, bm25, accept, read, depth) : [];
-  const vector = vectorRanked(sql, cache, req, accept, depth);
+  const vector = vectorRanked(sql, cache, req, accept, read, depth);
   const synonyms = [...synonymTerms(plain), ...members];
   const synonym =
     synonyms.length > 0 && weights.synonym > 0

@@ -62,13 +62,17 @@ export function listsFor(rows: number): number {
 }
 
 /** Lists a query probes first: enough that recall@10 against the exact scan stays above 0.95. */
-export function nprobeFor(lists: number): number {
+export function nprobeFor(lists: number, dims: number): number {
   // A small index is read whole: exact, and no slower than the scan it replaces.
   if (lists <= 16) return lists;
   // Measured on the scale bench's synthetic 768-dimension vectors (hard for IVF: sums of random
   // word vectors), 100k vectors, 316 lists, lens-filtered questions, recall@10 against the exact
-  // scan: 1.5 sqrt (27 lists) 0.936, 2 sqrt (36) about 0.95, 2.7 sqrt (48) 0.974.
-  return Math.min(lists, Math.max(8, Math.ceil(Math.sqrt(lists) * 2)));
+  // scan: 1.5 sqrt (27 lists) 0.936, 2 sqrt (36) about 0.95, 2.7 sqrt (48) 0.974; 1024
+  // dimensions at 2 sqrt: 0.940 (10k) and 0.944 (100k), 768 at a million 0.954. Wide vectors
+  // cluster more loosely, and their PQ codes are a quarter of the int8 ones (vector-pq.ts), so
+  // above 256 dimensions a query reads 2.7 sqrt lists, still fewer bytes than 2 sqrt of int8.
+  const factor = dims > 256 ? 2.7 : 2;
+  return Math.min(lists, Math.max(8, Math.ceil(Math.sqrt(lists) * factor)));
 }
 
 export function generationBytes(g: Generation): number {

@@ -11,7 +11,7 @@
  * 0 × Infinity would matter, takes the dense walk.
  */
 
-export type VectorFilter = (scopes: string[], kind: string, closed: boolean) => boolean;
+export type VectorFilter = (scopes: readonly string[], kind: string, closed: boolean) => boolean;
 
 export interface ScoredSeq {
   seq: number;

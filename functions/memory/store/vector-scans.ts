@@ -67,6 +67,16 @@ export function streamedScan(
   return top.hits;
 }
 
+/**
+ * A search's memoised reads of its candidates (search-probe.ts `Probe`): the IVF path checks
+ * validity through it when given one, so the rows it reads are the ones the search reads next
+ * (the local model's re-ranking, soft matching, priors), read once.
+ */
+export interface CandidateReader {
+  (seq: number): { scopes: readonly string[]; kind: string; closed: boolean } | null;
+  prefetch(seqs: readonly number[]): void;
+}
+
 /** Candidates kept per limit before filtering, and rescored after. */
 const CANDIDATES_PER_HIT = 4;
 const CANDIDATE_SLACK = 64;
@@ -194,8 +204,10 @@ export function ivfSearch(
   query: Float32Array,
   limit: number,
   accept: VectorFilter,
+  reader?: CandidateReader,
 ): ScoredSeq[] {
   const maxLists = Math.max(...gens.map((g) => g.lists));
+  const dims = Math.max(...gens.map((g) => g.dims));
   const first = gens[0];
   // Before the first generation has taken every vector in, the rest are scanned exactly.
   const pending =
@@ -206,7 +218,7 @@ export function ivfSearch(
   const filterIds = hasBlocks(sql) ? new FilterIds(sql, admits) : null;
   const closed = closedColumn(sql, '');
   for (let factor = 1; ; factor *= 4) {
-    const probes = Math.min(maxLists, nprobeFor(maxLists) * factor);
+    const probes = Math.min(maxLists, nprobeFor(maxLists, dims) * factor);
     const candidates = new TopK((limit * CANDIDATES_PER_HIT + CANDIDATE_SLACK) * factor);
     for (const g of gens) {
       const lists = nearestLists(g, query, Math.min(g.lists, probes));
@@ -223,6 +235,14 @@ export function ivfSearch(
     for (let from = 0; from < order.length && shortlist.length < rescored;) {
       const part = order.slice(from, from + rescored - shortlist.length + RESCORE_SLACK);
       from += part.length;
+      if (reader) {
+        reader.prefetch(part);
+        for (const seq of part) {
+          const item = reader(seq);
+          if (item && accept(item.scopes, item.kind, item.closed)) shortlist.push(seq);
+        }
+        continue;
+      }
       const admitted = new Set<number>();
       for (const row of sql.exec<FilterRow>(
         `SELECT seq, scopes, kind, ${closed} AS closed FROM items

@@ -3,7 +3,7 @@ import { budgetOf } from './memory-budget.ts';
 import { hasTable } from './schema-facts.ts';
 import type { StoredVector } from './types.ts';
 import { hasValidity } from './validity.ts';
-import { ivfSearch, streamedScan } from './vector-scans.ts';
+import { ivfSearch, streamedScan, type CandidateReader } from './vector-scans.ts';
 import { packAt, packTail, tailRows } from './vector-blocks.ts';
 import {
   addPosting,
@@ -188,8 +188,18 @@ export class VectorCache {
     return budgetOf(sql).fits(matrixBytes(rows, dims)) || !hasTable(sql, '_vector_gens');
   }
 
-  /** Top `limit` items by cosine whose scopes pass `accept`, best first (ties: lower `seq`). */
-  search(sql: SqlStorage, query: StoredVector, limit: number, accept: VectorFilter): ScoredSeq[] {
+  /**
+   * Top `limit` items by cosine whose scopes pass `accept`, best first (ties: lower `seq`). With
+   * `reader` (a search's memoised item reads, search-probe.ts), the IVF path checks its
+   * candidates through it, so the items the search reads next are read once.
+   */
+  search(
+    sql: SqlStorage,
+    query: StoredVector,
+    limit: number,
+    accept: VectorFilter,
+    reader?: CandidateReader,
+  ): ScoredSeq[] {
     const { modelId, values } = query;
     const rows = vectorCount(sql, modelId);
     this.charge(sql);
@@ -208,7 +218,7 @@ export class VectorCache {
     const hits =
       gens.length === 0
         ? streamedScan(sql, modelId, values, limit, accept, null)
-        : ivfSearch(sql, modelId, gens, values, limit, accept);
+        : ivfSearch(sql, modelId, gens, values, limit, accept, reader);
     budgetOf(sql).settle();
     return hits;
   }
@@ -369,8 +379,9 @@ export function vectorSearch(
   query: StoredVector,
   limit: number,
   accept: VectorFilter,
+  reader?: CandidateReader,
 ): VectorHit[] {
-  return cache.search(sql, query, limit, accept);
+  return cache.search(sql, query, limit, accept, reader);
 }
 
 /**
