@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { kmeans, trainCentroids } from './vector-ivf.ts';
+
+/** A seeded generator, so a failure reproduces. */
+function random(seed: number): () => number {
+  let s = seed;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+/** `rows` unit vectors around `clusters` random centres, packed. */
+function clustered(rows: number, dims: number, clusters: number, seed: number): Float32Array {
+  const next = random(seed);
+  const centres = Array.from({ length: clusters }, () =>
+    Float32Array.from({ length: dims }, () => next() * 2 - 1),
+  );
+  const out = new Float32Array(rows * dims);
+  for (let r = 0; r < rows; r++) {
+    const c = centres[Math.floor(next() * clusters)] ?? new Float32Array(dims);
+    let norm = 0;
+    for (let i = 0; i < dims; i++) {
+      const x = (c[i] as number) + 0.6 * (next() * 2 - 1);
+      out[r * dims + i] = x;
+      norm += x * x;
+    }
+    for (let i = 0; i < dims; i++)
+      out[r * dims + i] = (out[r * dims + i] as number) / Math.sqrt(norm);
+  }
+  return out;
+}
+
+/** Mean dot product of each row with the centroid it is assigned to. */
+function meanFit(
+  sample: Float32Array,
+  rows: number,
+  dims: number,
+  centroids: Float32Array,
+  assigned: Int32Array,
+): number {
+  let sum = 0;
+  for (let r = 0; r < rows; r++) {
+    const c = (assigned[r] as number) * dims;
+    for (let i = 0; i < dims; i++)
+      sum += (sample[r * dims + i] as number) * (centroids[c + i] as number);
+  }
+  return sum / rows;
+}
+
+describe('IVF training', () => {
+  it('trains many lists in two levels: as many unit centroids, every row assigned, nearly as tight', () => {
+    const dims = 24;
+    const rows = 6400;
+    const lists = 400;
+    const sample = clustered(rows, dims, 120, 7);
+    const twoLevels = new Int32Array(rows);
+    const centroids = trainCentroids(sample, rows, dims, lists, twoLevels);
+    expect(centroids.length).toBe(lists * dims);
+    for (let l = 0; l < lists; l++) {
+      let norm = 0;
+      for (let i = 0; i < dims; i++) norm += (centroids[l * dims + i] as number) ** 2;
+      expect(Math.sqrt(norm)).toBeCloseTo(1, 5);
+    }
+    const used = new Set(twoLevels);
+    for (const list of used) expect(list >= 0 && list < lists).toBe(true);
+    // Most lists hold rows: the groups' shares follow their sizes.
+    expect(used.size).toBeGreaterThan(lists * 0.9);
+    const oneLevel = new Int32Array(rows);
+    const flat = kmeans(sample, rows, dims, lists, oneLevel);
+    const fitTwo = meanFit(sample, rows, dims, centroids, twoLevels);
+    const fitOne = meanFit(sample, rows, dims, flat, oneLevel);
+    expect(fitTwo).toBeGreaterThan(0.97 * fitOne);
+    // And the rows of a list are near each other, not spread over the sample: far above a
+    // random assignment's fit.
+    const shuffled = Int32Array.from(twoLevels, (_, r) => (r * 7919) % lists);
+    expect(fitTwo).toBeGreaterThan(meanFit(sample, rows, dims, centroids, shuffled) + 0.2);
+  });
+
+  it('keeps one k-means below 64 lists, with the same centroids as before', () => {
+    const dims = 16;
+    const rows = 2000;
+    const sample = clustered(rows, dims, 30, 9);
+    const a = new Int32Array(rows);
+    const b = new Int32Array(rows);
+    expect(trainCentroids(sample, rows, dims, 40, a)).toEqual(kmeans(sample, rows, dims, 40, b));
+    expect(a).toEqual(b);
+  });
+});
