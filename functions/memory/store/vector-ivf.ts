@@ -3,7 +3,8 @@
  * (schema/vector-index.ts), for Contexts whose vectors do not fit the object's memory budget.
  *
  * - **Training** (a background step, `trainGeneration`): spherical k-means over a strided sample
- *   of the model's vectors gives `lists` centroids, about the square root of the vector count.
+ *   of the model's vectors (in two levels from 64 lists, `trainCentroids`) gives `lists`
+ *   centroids, about the square root of the vector count.
  *   That is a *generation*; only its centroids are held in memory (lists x dims x 4 bytes: 400 KB
  *   at a million 100-dimension vectors).
  * - **Postings**: each vector sits in the list of its nearest centroid, as a PQ code of its
