@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { kmeans, trainCentroids } from './vector-ivf.ts';
+import { kmeans, trainCentroids } from './vector-kmeans.ts';
 
 /** A seeded generator, so a failure reproduces. */
 function random(seed: number): () => number {

@@ -130,7 +130,7 @@ function scoreLists(
   sql: SqlStorage,
   modelId: string,
   g: Generation,
-  lists: readonly number[],
+  probed: readonly { list: number; score: number }[],
   query: Float32Array,
   admits: (scopes: string, kind: string, closed: boolean) => boolean,
   filterIds: FilterIds | null,
@@ -138,15 +138,10 @@ function scoreLists(
 ): void {
   const dims = g.dims;
   const book = g.codebook;
+  const lists = probed.map((p) => p.list);
   // With PQ codes an entry scores its list's centroid plus its residual's lookups.
   const table = book ? pqTable(book, query) : null;
-  const centroidScores = new Map<number, number>();
-  if (book)
-    for (const list of lists)
-      centroidScores.set(
-        list,
-        dotAt(query, g.centroids, list * dims, Math.min(query.length, dims)),
-      );
+  const centroidScores = new Map(probed.map((p) => [p.list, p.score]));
   if (filterIds) {
     const n = Math.min(query.length, dims);
     for (const blocks of readBlocks(sql, modelId, g, lists)) {
