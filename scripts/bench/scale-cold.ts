@@ -48,6 +48,10 @@ async function growState(state: string, facts: number, profile?: string): Promis
   const server = await startDevServer({ vars: LOAD_VARS, persistTo: state });
   try {
     const kept = keptOf(state) ?? { agent: await provision(server, 'scale-local'), facts: 0 };
+    // `--facts` is the size to grow to, not a count to add: a smaller one would rewrite the
+    // state's record of its size and leave the next run writing duplicates' ids.
+    if (facts <= kept.facts)
+      throw new Error(`the state holds ${kept.facts} facts; --facts=${facts} is not more`);
     const tally = new StatusTally();
     const growing = () => grow(server, kept.agent, kept.facts, facts, 4, tally);
     let seconds: number;
