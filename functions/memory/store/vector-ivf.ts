@@ -26,6 +26,7 @@
  */
 import { hasColumn, hasTable } from './schema-facts.ts';
 import { trainCentroids } from './vector-kmeans.ts';
+import { nearestRow, scoreRows } from './vector-rows.ts';
 import { codebookBytes, codebookOf, pqEncode, trainCodebook, type Codebook } from './vector-pq.ts';
 
 export interface Generation {
@@ -113,24 +114,9 @@ export function codeDot(query: Float32Array, code: ArrayBuffer): number {
 
 // ---- geometry ----
 
-function dotRow(a: Float32Array, b: Float32Array, base: number, dims: number): number {
-  let dot = 0;
-  for (let i = 0; i < dims; i++) dot += (a[i] as number) * (b[base + i] as number);
-  return dot;
-}
-
 /** The list whose centroid is nearest (highest dot product) to `v`. */
 export function nearestList(g: Generation, v: Float32Array): number {
-  let best = 0;
-  let bestScore = Number.NEGATIVE_INFINITY;
-  for (let l = 0; l < g.lists; l++) {
-    const s = dotRow(v, g.centroids, l * g.dims, g.dims);
-    if (s > bestScore) {
-      bestScore = s;
-      best = l;
-    }
-  }
-  return best;
+  return nearestRow(v, 0, g.centroids, g.lists, g.dims).row;
 }
 
 /** The `n` lists nearest to `query`, nearest first, with their centroids' scores. */
@@ -139,11 +125,11 @@ export function nearestLists(
   query: Float32Array,
   n: number,
 ): { list: number; score: number }[] {
-  const scores: { list: number; score: number }[] = [];
-  for (let l = 0; l < g.lists; l++)
-    scores.push({ list: l, score: dotRow(query, g.centroids, l * g.dims, g.dims) });
-  scores.sort((a, b) => b.score - a.score || a.list - b.list);
-  return scores.slice(0, n);
+  const scores = new Float64Array(g.lists);
+  scoreRows(query, 0, g.centroids, g.lists, g.dims, scores);
+  return Array.from(scores, (score, list) => ({ list, score }))
+    .sort((a, b) => b.score - a.score || a.list - b.list)
+    .slice(0, n);
 }
 
 // ---- SQLite ----

@@ -3,6 +3,8 @@
  * in two levels from 64 lists.
  */
 
+import { nearestRow } from './vector-rows.ts';
+
 const KMEANS_ITERATIONS = 5;
 
 function normaliseRow(data: Float32Array, base: number, dims: number): void {
@@ -36,21 +38,9 @@ export function kmeans(
   const fit = new Float64Array(rows);
   for (let iteration = 0; iteration < KMEANS_ITERATIONS; iteration++) {
     for (let r = 0; r < rows; r++) {
-      let best = 0;
-      let bestScore = Number.NEGATIVE_INFINITY;
-      for (let l = 0; l < k; l++) {
-        let dot = 0;
-        const cb = l * dims;
-        const rb = r * dims;
-        for (let i = 0; i < dims; i++)
-          dot += (sample[rb + i] as number) * (centroids[cb + i] as number);
-        if (dot > bestScore) {
-          bestScore = dot;
-          best = l;
-        }
-      }
-      assignment[r] = best;
-      fit[r] = bestScore;
+      const { row, score } = nearestRow(sample, r * dims, centroids, k, dims);
+      assignment[r] = row;
+      fit[r] = score;
     }
     centroids.fill(0);
     const sizes = new Int32Array(k);
