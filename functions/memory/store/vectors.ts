@@ -6,7 +6,7 @@ import { hasValidity } from './validity.ts';
 import { ivfSearch, streamedScan, type CandidateReader } from './vector-scans.ts';
 import { packAt, packTail, tailRows } from './vector-blocks.ts';
 import {
-  addPosting,
+  addPostings,
   backfill,
   generationBytes,
   hasBlocks,
@@ -15,6 +15,7 @@ import {
   trainGeneration,
   workFor,
   type Generation,
+  type PostingEntry,
 } from './vector-ivf.ts';
 import { VectorMatrix, type ScoredSeq, type VectorFilter } from './vector-matrix.ts';
 
@@ -121,22 +122,34 @@ export class VectorCache {
     kind: string,
     closed: boolean,
   ): void {
-    if (this.matrix && this.modelId === vector.modelId)
-      this.matrix.set(seq, vector.values, scopes, kind, closed);
-    // A vector of another model replaces this one's row for the item in SQLite.
-    else this.matrix?.delete(seq);
-    const latest = this.generations(sql, vector.modelId).at(-1);
-    const tail = this.tails.get(vector.modelId);
-    if (tail !== undefined) this.tails.set(vector.modelId, tail + 1);
-    if (latest && latest.dims === vector.values.length)
-      addPosting(
-        sql,
-        vector.modelId,
-        latest,
-        { seq, kind, scopes: JSON.stringify(scopes) },
-        vector.values,
-      );
-    else if (hasTable(sql, '_vector_postings')) removePosting(sql, seq, false);
+    this.onInsertMany(sql, [{ seq, vector, scopes, kind }], closed);
+  }
+
+  /** `onInsert` for a batch: each model's new codes written by one statement (`addPostings`). */
+  onInsertMany(sql: SqlStorage, rows: readonly NewVectorRow[], closed: boolean): void {
+    const byModel = new Map<string, NewVectorRow[]>();
+    for (const row of rows) {
+      const { seq, vector } = row;
+      if (this.matrix && this.modelId === vector.modelId)
+        this.matrix.set(seq, vector.values, row.scopes, row.kind, closed);
+      // A vector of another model replaces this one's row for the item in SQLite.
+      else this.matrix?.delete(seq);
+      const same = byModel.get(vector.modelId);
+      if (same) same.push(row);
+      else byModel.set(vector.modelId, [row]);
+    }
+    for (const [modelId, written] of byModel) {
+      const latest = this.generations(sql, modelId).at(-1);
+      const tail = this.tails.get(modelId);
+      if (tail !== undefined) this.tails.set(modelId, tail + written.length);
+      const entries: PostingEntry[] = [];
+      for (const { seq, vector, scopes, kind } of written) {
+        if (latest && latest.dims === vector.values.length)
+          entries.push({ seq, kind, scopes: JSON.stringify(scopes), values: vector.values });
+        else if (hasTable(sql, '_vector_postings')) removePosting(sql, seq, false);
+      }
+      if (latest) addPostings(sql, modelId, latest, entries);
+    }
   }
 
   onClose(seq: number): void {
@@ -358,7 +371,7 @@ export function insertVectors(
     );
     start = end;
   }
-  for (const row of rows) cache.onInsert(sql, row.seq, row.vector, row.scopes, row.kind, false);
+  cache.onInsertMany(sql, rows, false);
   for (const modelId of new Set(rows.map((r) => r.vector.modelId))) cache.afterWrite(sql, modelId);
 }
 
