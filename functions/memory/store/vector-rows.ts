@@ -3,9 +3,11 @@
  * (assignment on write, the lists a query probes, k-means while training).
  *
  * Four rows at a time: each element of `v` is read once for four products, and the four sums stay
- * in registers. Measured in V8 (1,000 rows): 122 -> 64 us at 100 dimensions, 880 -> 481 at 768,
- * against one row at a time. Each row's sum still runs in dimension order, so every score is the
- * same double as the one-row loop's, bit for bit, and no assignment changes.
+ * in registers. Measured in workerd on 1,000 rows: 86-98 us at 100 dimensions and 630-720 at 768,
+ * against 106-113 and 1,060 one row at a time (in Node's V8 the gap is twice that); under the
+ * profiler, a write's assignment at a million facts went from 120 to about 100 us. Each row's
+ * sum still runs in dimension order, so every score is the same double as the one-row loop's,
+ * bit for bit, and no assignment changes.
  */
 
 /** `out[r]` = `v[vBase ..]` . row `r` of `rows` (`dims` wide), for `r` below `count`. */
@@ -17,6 +19,8 @@ export function scoreRows(
   dims: number,
   out: Float64Array,
 ): void {
+  // Indexed from 0: one addition fewer per element (86 against 95 us in workerd, 1,000 x 100).
+  const q = vBase === 0 ? v : v.subarray(vBase, vBase + dims);
   let r = 0;
   for (; r + 4 <= count; r += 4) {
     const b0 = r * dims;
@@ -28,7 +32,7 @@ export function scoreRows(
     let s2 = 0;
     let s3 = 0;
     for (let i = 0; i < dims; i++) {
-      const x = v[vBase + i] as number;
+      const x = q[i] as number;
       s0 += x * (rows[b0 + i] as number);
       s1 += x * (rows[b1 + i] as number);
       s2 += x * (rows[b2 + i] as number);
@@ -42,7 +46,7 @@ export function scoreRows(
   for (; r < count; r++) {
     const b = r * dims;
     let s = 0;
-    for (let i = 0; i < dims; i++) s += (v[vBase + i] as number) * (rows[b + i] as number);
+    for (let i = 0; i < dims; i++) s += (q[i] as number) * (rows[b + i] as number);
     out[r] = s;
   }
 }
