@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { kmeans, trainCentroids } from './vector-kmeans.ts';
+import { kmeans, SampleRows, trainCentroids } from './vector-kmeans.ts';
 
 /** A seeded generator, so a failure reproduces. */
 function random(seed: number): () => number {
@@ -75,6 +75,36 @@ describe('IVF training', () => {
     // random assignment's fit.
     const shuffled = Int32Array.from(twoLevels, (_, r) => (r * 7919) % lists);
     expect(fitTwo).toBeGreaterThan(meanFit(sample, rows, dims, centroids, shuffled) + 0.2);
+  });
+
+  it('trains on a sample held as int8 rows: a quarter of the bytes, centroids as tight', () => {
+    const dims = 48;
+    const rows = 4000;
+    const lists = 100;
+    const sample = clustered(rows, dims, 60, 11);
+    const compact = new SampleRows(rows, dims);
+    for (let r = 0; r < rows; r++) compact.push(sample.subarray(r * dims, (r + 1) * dims));
+    expect(compact.rows).toBe(rows);
+    // Full: nothing more is taken.
+    expect(compact.push(sample.subarray(0, dims))).toBe(false);
+    expect(compact.bytes()).toBeLessThan(sample.byteLength / 3.5);
+    // Each value within half a step (its row's largest value / 254) of the original.
+    for (const r of [0, 1234, rows - 1]) {
+      const row = sample.subarray(r * dims, (r + 1) * dims);
+      const step = Math.max(...Array.from(row, Math.abs)) / 127;
+      const decoded = compact.row(r);
+      for (let i = 0; i < dims; i++)
+        expect(Math.abs((decoded[i] as number) - (row[i] as number))).toBeLessThanOrEqual(
+          step / 2 + 1e-6,
+        );
+    }
+    const fromFloat = new Int32Array(rows);
+    const fromInt8 = new Int32Array(rows);
+    const exact = trainCentroids(sample, rows, dims, lists, fromFloat);
+    const rounded = trainCentroids(compact, rows, dims, lists, fromInt8);
+    // Judged on the float rows: the int8 sample's centroids fit them as well.
+    const fitExact = meanFit(sample, rows, dims, exact, fromFloat);
+    expect(meanFit(sample, rows, dims, rounded, fromInt8)).toBeGreaterThan(0.99 * fitExact);
   });
 
   it('keeps one k-means below 64 lists, with the same centroids as before', () => {

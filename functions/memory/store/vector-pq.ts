@@ -55,6 +55,13 @@ export function codebookOf(blob: ArrayBuffer, dims: number): Codebook | null {
   return { dims, width, subspaces, points: new Float32Array(blob.slice(0)) };
 }
 
+/** Which of `rows` residuals train a codebook: at most TRAIN_ROWS, spread evenly. */
+export function codebookRows(rows: number): number[] {
+  const take = Math.min(rows, TRAIN_ROWS);
+  const stride = take > 0 ? rows / take : 1;
+  return Array.from({ length: take }, (_, i) => Math.floor(i * stride));
+}
+
 /**
  * Trains a codebook on `rows` packed residuals (k-means per run, Euclidean). Deterministic: the
  * first points are rows spread evenly over the residuals; a point no row chose keeps its place.
@@ -63,9 +70,8 @@ export function trainCodebook(residuals: Float32Array, rows: number, dims: numbe
   const width = pqWidth(dims);
   const subspaces = pqSubspaces(dims);
   const points = new Float32Array(subspaces * PQ_POINTS * width);
-  const take = Math.min(rows, TRAIN_ROWS);
-  const stride = take > 0 ? rows / take : 1;
-  const used = Array.from({ length: take }, (_, i) => Math.floor(i * stride));
+  const used = codebookRows(rows);
+  const take = used.length;
   const chosen = new Int32Array(take);
   const sums = new Float64Array(PQ_POINTS * width);
   const counts = new Int32Array(PQ_POINTS);
