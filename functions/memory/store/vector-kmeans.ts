@@ -15,15 +15,14 @@ const KMEANS_ITERATIONS = 5;
  * the sample's own noise does.
  */
 export class SampleRows {
+  readonly dims: number;
   readonly codes: Int8Array;
   readonly scales: Float32Array;
   rows = 0;
   private readonly scratch: Float32Array;
 
-  constructor(
-    capacity: number,
-    readonly dims: number,
-  ) {
+  constructor(capacity: number, dims: number) {
+    this.dims = dims;
     this.codes = new Int8Array(capacity * dims);
     this.scales = new Float32Array(capacity);
     this.scratch = new Float32Array(dims);
