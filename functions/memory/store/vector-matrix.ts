@@ -11,6 +11,8 @@
  * 0 × Infinity would matter, takes the dense walk.
  */
 
+import { dotFour } from './vector-rows.ts';
+
 export type VectorFilter = (scopes: readonly string[], kind: string, closed: boolean) => boolean;
 
 export interface ScoredSeq {
@@ -109,39 +111,6 @@ function sparseDenseDotAt(
     dot += (query[i] as number) * value;
   }
   return dot;
-}
-
-/**
- * `dotAt` for four dense rows at once, into `out`: four running sums that do not wait on one
- * another, where one row at a time makes every addition wait for the one before. Each sum adds its
- * terms in `dotAt`'s order, so each score is exactly `dotAt`'s.
- */
-function dotAt4(
-  query: Float32Array,
-  data: Float32Array,
-  bases: Int32Array,
-  n: number,
-  out: Float64Array,
-): void {
-  const b0 = bases[0] as number;
-  const b1 = bases[1] as number;
-  const b2 = bases[2] as number;
-  const b3 = bases[3] as number;
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  for (let i = 0; i < n; i++) {
-    const q = query[i] as number;
-    s0 += q * (data[b0 + i] as number);
-    s1 += q * (data[b1 + i] as number);
-    s2 += q * (data[b2 + i] as number);
-    s3 += q * (data[b3 + i] as number);
-  }
-  out[0] = s0;
-  out[1] = s1;
-  out[2] = s2;
-  out[3] = s3;
 }
 
 function allFinite(values: Float32Array): boolean {
@@ -293,7 +262,7 @@ export class VectorMatrix {
     const { data, index, nonZero, dims, seqs, scopes, kinds, closed } = this;
     const finite = allFinite(query);
     const n = Math.min(query.length, dims);
-    // Dense rows are scored four at a time (dotAt4); the kept list does not depend on the order
+    // Dense rows are scored four at a time (vector-rows.ts `dotFour`); the kept list does not depend on the order
     // rows are offered in (a total order: score, then seq).
     const waiting = new Int32Array(4);
     const bases = new Int32Array(4);
@@ -307,7 +276,7 @@ export class VectorMatrix {
         waiting[held] = row;
         bases[held++] = base;
         if (held < 4) continue;
-        dotAt4(query, data, bases, n, scores);
+        dotFour(query, 0, data, bases, n, scores, 0);
         for (let k = 0; k < 4; k++)
           top.offer(seqs[waiting[k] as number] as number, scores[k] as number);
         held = 0;

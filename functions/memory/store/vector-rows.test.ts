@@ -1,20 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { nearestRow, scoreRows } from './vector-rows.ts';
 
-/** A seeded generator, so a failure reproduces. */
-function random(seed: number): () => number {
-  let s = seed;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
+/** Values in (-1, 1) from a seed, the same on every machine (sin's fraction: no generator needed). */
 function vectors(rows: number, dims: number, seed: number): Float32Array {
-  const next = random(seed);
-  const out = new Float32Array(rows * dims);
-  for (let i = 0; i < out.length; i++) out[i] = next() * 2 - 1;
-  return out;
+  return Float32Array.from({ length: rows * dims }, (_, i) => {
+    const x = Math.sin(seed * 12.9898 + i * 78.233) * 43758.5453;
+    return (x - Math.floor(x)) * 2 - 1;
+  });
 }
 
 /** One row at a time, in dimension order: what the four-row kernel must equal exactly. */
