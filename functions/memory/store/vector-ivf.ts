@@ -26,7 +26,7 @@
  */
 import { hasColumn, hasTable } from './schema-facts.ts';
 import { SampleRows, trainCentroids } from './vector-kmeans.ts';
-import { nearestRow, scoreRows } from './vector-rows.ts';
+import { nearestRow, quantiseInt8, scoreRows } from './vector-rows.ts';
 import {
   codebookBytes,
   codebookOf,
@@ -92,19 +92,9 @@ export function generationBytes(g: Generation): number {
 
 /** int8 code of `values`: float32 scale (max |v| / 127), then one signed byte per dimension. */
 export function encode(values: Float32Array): Uint8Array {
-  let max = 0;
-  for (const v of values) {
-    const a = Math.abs(v);
-    if (a > max && Number.isFinite(a)) max = a;
-  }
   const out = new Uint8Array(4 + values.length);
-  const scale = max > 0 ? max / 127 : 1;
+  const scale = quantiseInt8(values, values.length, new Int8Array(out.buffer, 4), 0);
   new DataView(out.buffer).setFloat32(0, scale, true);
-  const bytes = new Int8Array(out.buffer, 4);
-  for (let i = 0; i < values.length; i++) {
-    const q = Math.round((values[i] ?? 0) / scale);
-    bytes[i] = Number.isFinite(q) ? Math.max(-127, Math.min(127, q)) : 0;
-  }
   return out;
 }
 

@@ -3,7 +3,7 @@
  * in two levels from 64 lists.
  */
 
-import { nearestRow } from './vector-rows.ts';
+import { nearestRow, quantiseInt8 } from './vector-rows.ts';
 
 const KMEANS_ITERATIONS = 5;
 
@@ -31,18 +31,7 @@ export class SampleRows {
   /** Appends `v` (its first `dims` values); false when full. */
   push(v: Float32Array): boolean {
     if (this.rows >= this.scales.length) return false;
-    let max = 0;
-    for (let i = 0; i < this.dims; i++) {
-      const a = Math.abs(v[i] ?? 0);
-      if (a > max && Number.isFinite(a)) max = a;
-    }
-    const scale = max > 0 ? max / 127 : 1;
-    const base = this.rows * this.dims;
-    for (let i = 0; i < this.dims; i++) {
-      const q = Math.round((v[i] ?? 0) / scale);
-      this.codes[base + i] = Number.isFinite(q) ? Math.max(-127, Math.min(127, q)) : 0;
-    }
-    this.scales[this.rows] = scale;
+    this.scales[this.rows] = quantiseInt8(v, this.dims, this.codes, this.rows * this.dims);
     this.rows += 1;
     return true;
   }

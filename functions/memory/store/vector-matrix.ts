@@ -11,7 +11,7 @@
  * 0 × Infinity would matter, takes the dense walk.
  */
 
-import { dotFour } from './vector-rows.ts';
+import { dotAt, dotFour } from './vector-rows.ts';
 
 export type VectorFilter = (scopes: readonly string[], kind: string, closed: boolean) => boolean;
 
@@ -66,14 +66,6 @@ interface OddRow {
   scopes: string[];
   kind: string;
   closed: boolean;
-}
-
-/** Dot product over the shorter length, summed in the order `cosine` (retrieval/embedder.ts) uses. */
-export function dotAt(query: Float32Array, data: Float32Array, base: number, dims: number): number {
-  const n = Math.min(query.length, dims);
-  let dot = 0;
-  for (let i = 0; i < n; i++) dot += (query[i] as number) * (data[base + i] as number);
-  return dot;
 }
 
 /** The same sum for a sparse row: its non-zero terms, in ascending index order. */

@@ -6,7 +6,8 @@
 import { hasValidity } from './validity.ts';
 import { filterRows, readBlocks, type Block } from './vector-blocks.ts';
 import { codeDot, hasBlocks, nearestLists, nprobeFor, type Generation } from './vector-ivf.ts';
-import { dotAt, TopK, type ScoredSeq, type VectorFilter } from './vector-matrix.ts';
+import { TopK, type ScoredSeq, type VectorFilter } from './vector-matrix.ts';
+import { dotAt } from './vector-rows.ts';
 import { pqDot, pqTable } from './vector-pq.ts';
 
 /** `accept` asked once per distinct (scopes text, kind, closed). */
