@@ -1,7 +1,7 @@
 import type { AuthContext } from '../auth/principal.ts';
 import { failure, unwrap } from '../errors.ts';
 import { lensFromGrant } from '../scopes/lens.ts';
-import type { EntitySummary } from '../store/memory-browse.ts';
+import type { EntityCursor, EntitySummary } from '../store/entity-browse.ts';
 import type { ItemRecord } from '../store/types.ts';
 import { requireContext } from './contexts.ts';
 import type { OperationDeps } from './deps.ts';
@@ -14,15 +14,19 @@ import type { OperationDeps } from './deps.ts';
 /** How many mentioning items an entity look-up returns at most. */
 export const MAX_ENTITY_ITEMS = 100;
 
-function encodeCursor(after: number): string {
-  return btoa(`e${after}`).replace(/=+$/, '');
+// A cursor is `e<id>` (the page goes on after entity <id>; the only form before pages had a
+// budget) or `r<id>.<seq>` (it goes on inside entity <id>, at its items older than <seq>).
+export function encodeEntityCursor(next: EntityCursor): string {
+  const text = next.before === null ? `e${next.start - 1}` : `r${next.start}.${next.before}`;
+  return btoa(text).replace(/=+$/, '');
 }
 
-function decodeCursor(cursor: string): number {
+export function decodeEntityCursor(cursor: string): EntityCursor {
   try {
-    const text = atob(cursor);
-    const n = Number.parseInt(text.slice(1), 10);
-    if (text.startsWith('e') && Number.isSafeInteger(n) && n >= 0) return n;
+    const match = /^(?:e(\d{1,15})|r(\d{1,15})\.(\d{1,15}))$/.exec(atob(cursor));
+    if (match?.[1] !== undefined) return { start: Number(match[1]) + 1, before: null };
+    if (match?.[2] !== undefined && match[3] !== undefined)
+      return { start: Number(match[2]), before: Number(match[3]) };
   } catch {
     // reported below
   }
@@ -35,19 +39,19 @@ export async function listEntities(
   auth: AuthContext,
   input: { contextId: string; prefix: string | null; limit: number; cursor: string | null },
 ): Promise<{
-  entities: Array<{ name: string; display: string; items: number }>;
+  entities: EntitySummary[];
   next_cursor: string | null;
 }> {
   await requireContext(deps, auth, input.contextId);
   const page = await deps.store(input.contextId).entityPage({
     lens: lensFromGrant(auth.key.grants['memory:read']),
-    after: input.cursor === null ? 0 : decodeCursor(input.cursor),
+    from: input.cursor === null ? { start: 0, before: null } : decodeEntityCursor(input.cursor),
     limit: input.limit,
     prefix: input.prefix,
   });
   return {
     entities: page.entities,
-    next_cursor: page.next === null ? null : encodeCursor(page.next),
+    next_cursor: page.next === null ? null : encodeEntityCursor(page.next),
   };
 }
 

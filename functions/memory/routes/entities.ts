@@ -8,10 +8,14 @@ const Entity = z
   .object({
     name: z.string().openapi({ description: 'Lower-cased: the id of the entity' }),
     display: z.string().openapi({ description: 'As first written' }),
-    items: z
-      .number()
-      .int()
-      .openapi({ description: 'Current items inside the read grant that mention it' }),
+    items: z.number().int().openapi({
+      description:
+        'Current items inside the read grant that mention it, counted up to 1,000 (see items_more)',
+    }),
+    items_more: z.boolean().openapi({
+      description:
+        'True when more current items may mention it than items counts: the count stopped at 1,000 or at the work one request may do',
+    }),
   })
   .openapi('Entity');
 

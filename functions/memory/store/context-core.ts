@@ -1,5 +1,11 @@
 import { DurableObject } from 'cloudflare:workers';
-import { entityDetail, entityPage, itemHistory, type EntitySummary } from './memory-browse.ts';
+import {
+  entityDetail,
+  entityPage,
+  type EntityCursor,
+  type EntitySummary,
+} from './entity-browse.ts';
+import { itemHistory } from './memory-browse.ts';
 import { fail, ok, type Result } from '../errors.ts';
 import {
   beginIdempotent,
@@ -169,17 +175,17 @@ export class ContextCore extends DurableObject<Env> {
       : fail({ kind: 'not-found', detail: `no item ${id} in this Context` });
   }
 
-  /** Entity names mentioned by current items inside the lens (store/memory-browse.ts). */
+  /** Entity names mentioned by current items inside the lens (store/entity-browse.ts). */
   async entityPage(input: {
     lens: string[][];
-    after: number;
+    from: EntityCursor;
     limit: number;
     prefix: string | null;
-  }): Promise<{ entities: EntitySummary[]; next: number | null }> {
+  }): Promise<{ entities: EntitySummary[]; next: EntityCursor | null }> {
     return entityPage(this.sql, input);
   }
 
-  /** One entity with the current items inside the lens that mention it (memory-browse.ts). */
+  /** One entity with the current items inside the lens that mention it (entity-browse.ts). */
   async entityDetail(input: {
     lens: string[][];
     name: string;

@@ -1,13 +1,12 @@
-import { lensMatches } from '../scopes/lens.ts';
-import { getItemRow, toRecord, type ItemRow } from './items.ts';
+import { getItemRow, toRecord } from './items.ts';
 import type { ItemRecord } from './types.ts';
 import type { Lens } from '../scopes/lens.ts';
 import { hasTable } from './schema-facts.ts';
 import { withSupersession } from './validity.ts';
 
 /**
- * Read-only walks over what the write paths record: a fact's version chain (V4 `item_links`)
- * and the entity names linked to items. Used by the REST routes, MCP tools and resources that
+ * A read-only walk over what the write paths record: a fact's version chain (V4 `item_links`;
+ * entity-browse.ts walks the entity names). Used by the REST routes, MCP tools and resources that
  * browse memory.
  */
 
@@ -72,74 +71,4 @@ export function itemHistory(sql: SqlStorage, id: string, lens: Lens): ItemRecord
     if (row) out.push(withSupersession(sql, toRecord(row), lens));
   }
   return out;
-}
-
-export interface EntitySummary {
-  name: string;
-  display: string;
-  /** Current items inside the lens that mention the entity. */
-  items: number;
-}
-
-/**
- * Entities mentioned by at least one current item inside the lens, by name; `prefix` narrows
- * by name start (case-insensitive). `next` is the last entity id scanned when more may follow.
- */
-export function entityPage(
-  sql: SqlStorage,
-  input: { lens: string[][]; after: number; limit: number; prefix: string | null },
-): { entities: EntitySummary[]; next: number | null } {
-  const prefix = input.prefix === null ? null : input.prefix.toLowerCase();
-  const rows = sql
-    .exec<{ id: number; name: string; display: string }>(
-      prefix === null
-        ? 'SELECT id, name, display FROM entities WHERE id > ? ORDER BY id'
-        : 'SELECT id, name, display FROM entities WHERE id > ? AND substr(name, 1, ?) = ? ORDER BY id',
-      ...(prefix === null ? [input.after] : [input.after, prefix.length, prefix]),
-    )
-    .toArray();
-  const entities: EntitySummary[] = [];
-  for (const row of rows) {
-    if (entities.length === input.limit) return { entities, next: row.id - 1 };
-    const items = currentItemsOf(sql, row.id, input.lens).length;
-    if (items > 0) entities.push({ name: row.name, display: row.display, items });
-  }
-  return { entities, next: null };
-}
-
-/** Current items inside the lens that mention entity `id`, oldest first. */
-function currentItemsOf(sql: SqlStorage, id: number, lens: string[][]): ItemRecord[] {
-  return sql
-    .exec<ItemRow>(
-      `SELECT items.* FROM item_entities JOIN items ON items.seq = item_entities.item_seq
-        WHERE item_entities.entity_id = ? ORDER BY items.seq`,
-      id,
-    )
-    .toArray()
-    .map(toRecord)
-    .filter((item) => !item.valid_until && lensMatches(lens, item.scopes));
-}
-
-/**
- * One entity by name (case-insensitive) with the first `limit` current items inside the lens that
- * mention it, or null. An entity that only items outside the lens mention is null too: it is
- * absent to this reader, as it is from `entityPage`.
- */
-export function entityDetail(
-  sql: SqlStorage,
-  input: { lens: string[][]; name: string; limit: number },
-): { entity: EntitySummary; items: ItemRecord[] } | null {
-  const row = sql
-    .exec<{ id: number; name: string; display: string }>(
-      'SELECT id, name, display FROM entities WHERE name = ?',
-      input.name.toLowerCase(),
-    )
-    .toArray()[0];
-  if (!row) return null;
-  const items = currentItemsOf(sql, row.id, input.lens);
-  if (items.length === 0) return null;
-  return {
-    entity: { name: row.name, display: row.display, items: items.length },
-    items: items.slice(0, input.limit).map((item) => withSupersession(sql, item, input.lens)),
-  };
 }

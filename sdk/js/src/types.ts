@@ -229,7 +229,10 @@ export interface FactUpdate {
 export interface Entity {
   name: string;
   display: string;
+  /** Current items the key may read that mention it, counted up to 1,000. */
   items: number;
+  /** True when more may mention it than `items` counts (the count stopped at its cap). */
+  items_more: boolean;
   [field: string]: unknown;
 }
 

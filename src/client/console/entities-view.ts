@@ -113,7 +113,7 @@ startView((_session, contextId) => {
 
   async function expand(node: GraphNode): Promise<void> {
     const name = entityNameOf(node);
-    const detail = await api<{ entity: { items: number }; items: Fact[] }>(
+    const detail = await api<{ entity: { items: number; items_more: boolean }; items: Fact[] }>(
       inContext(contextId, `/entities/${encodeURIComponent(name)}`),
       { query: { limit: EXPAND } },
     );
@@ -122,8 +122,10 @@ startView((_session, contextId) => {
     for (const fact of detail.items) addFact(graph, fact, entities, false, [self]);
     draw();
     const shown = detail.items.length;
-    const total = detail.entity.items;
-    say(`${node.label}: ${total} fact(s) name it${shown < total ? `; showing ${shown}` : ''}.`);
+    // The count stops at 1,000 (or at one request's work) and says so.
+    const total = `${detail.entity.items}${detail.entity.items_more ? '+' : ''}`;
+    const cut = shown < detail.entity.items || detail.entity.items_more;
+    say(`${node.label}: ${total} fact(s) name it${cut ? `; showing ${shown}` : ''}.`);
     svg.querySelector<SVGElement>(`[data-node="${CSS.escape(node.id)}"]`)?.focus();
   }
 

@@ -140,6 +140,7 @@ export interface Entity {
   name: string;
   display: string;
   items: number;
+  items_more: boolean;
 }
 
 export interface EntityPage {

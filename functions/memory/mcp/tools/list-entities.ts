@@ -12,7 +12,14 @@ export const listEntitiesTool = defineTool({
     cursor: z.string().min(1).max(200).optional().describe('next_cursor of the previous page.'),
   }),
   output: toolOutput({
-    entities: z.array(z.object({ name: z.string(), display: z.string(), items: z.number() })),
+    entities: z.array(
+      z.object({
+        name: z.string(),
+        display: z.string(),
+        items: z.number(),
+        items_more: z.boolean(),
+      }),
+    ),
     next_cursor: z.string().nullable(),
   }),
   annotations: READ_ONLY,
