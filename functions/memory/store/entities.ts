@@ -59,7 +59,16 @@ export function mergeRecentLinks(sql: SqlStorage, atLeast: number): number {
   return n;
 }
 
+/** Deletes per database since its object woke: an entity can stop being a hub only then. */
+const unlinks = new WeakMap<SqlStorage, number>();
+
+/** How many items' links were deleted since the object woke (search-graph.ts keeps hubs by it). */
+export function unlinkCount(sql: SqlStorage): number {
+  return unlinks.get(sql) ?? 0;
+}
+
 export function unlinkEntities(sql: SqlStorage, seq: number): void {
+  unlinks.set(sql, unlinkCount(sql) + 1);
   sql.exec('DELETE FROM item_entities WHERE item_seq = ?', seq);
   if (hasTable(sql, 'recent_links')) sql.exec('DELETE FROM recent_links WHERE item_seq = ?', seq);
 }

@@ -1,7 +1,10 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { entitiesOf, itemsOfEntity } from '../../../functions/memory/store/entities.ts';
+import { deleteItemRow, insertItems, type ItemRow } from '../../../functions/memory/store/items.ts';
+import { applyMigrations } from '../../../functions/memory/store/schema/runner.ts';
 import { searchGraph } from '../../../functions/memory/store/search-graph.ts';
+import { VectorCache } from '../../../functions/memory/store/vectors.ts';
 import { setup, writeFact } from './helpers.ts';
 
 // hybrid_graph's reads of the item-entity graph (store/search-graph.ts): batched and kept until the
@@ -56,6 +59,50 @@ describe('the graph a search walks', () => {
       const after = searchGraph(sql).itemsOf(priya);
       expect(after).toEqual(itemsOfEntity(sql, priya));
       expect(after).not.toEqual(before);
+    });
+  });
+});
+
+describe('the hubs a walk skips', () => {
+  it('are known across writes, and read again once an item is deleted', async () => {
+    await runInDurableObject(env.CONTEXT_STORE.getByName('graph-hubs'), (_obj, state) => {
+      const sql = state.storage.sql;
+      applyMigrations(state.storage);
+      const cache = new VectorCache();
+      const write = (from: number, n: number) =>
+        state.storage.transactionSync(() =>
+          insertItems(
+            sql,
+            cache,
+            Array.from({ length: n }, (_, i) => ({
+              kind: 'fact' as const,
+              content: `cup ${from + i}`,
+              scopes: [],
+              metadata: null,
+              sessionId: null,
+              sourceId: null,
+              vector: null,
+              entities: ['Coffee'],
+            })),
+            '2024-01-01T00:00:00.000Z',
+          ),
+        );
+      write(0, 203);
+      const coffee = sql
+        .exec<{ id: number }>("SELECT id FROM entities WHERE name = 'coffee'")
+        .one().id;
+      expect(searchGraph(sql).itemsOf(coffee)).toBeNull();
+      // A write adds links only: still a hub on the next read.
+      write(203, 1);
+      expect(searchGraph(sql).itemsOf(coffee)).toBeNull();
+      // Deleting items can bring it under the fan-out: read again, not the kept answer.
+      const rows = sql.exec<ItemRow>('SELECT * FROM items ORDER BY seq LIMIT 4').toArray();
+      state.storage.transactionSync(() => {
+        for (const row of rows) deleteItemRow(sql, cache, row);
+      });
+      const items = searchGraph(sql).itemsOf(coffee);
+      expect(items === null ? null : [...items]).toEqual(itemsOfEntity(sql, coffee));
+      expect(items?.length).toBe(200);
     });
   });
 });
