@@ -1,21 +1,7 @@
 import { speakerOf } from '../retrieval/text-analysis.ts';
 import { jsonBatches } from './json-batches.ts';
-import { hasTable } from './schema-facts.ts';
 
-/**
- * Entity rows and item-entity edges, written at ingest and read by `hybrid_graph` and the entity
- * browse. From schema step 18 a write's edges go to `recent_links` and move into `item_entities`
- * in bulk (`mergeRecentLinks`): the entity-ordered index of a small table is a few dozen pages,
- * where `item_entities`' took one leaf page per entity a batch names. Every read takes both.
- */
-
-/** Links `recent_links` holds before a write moves them all into `item_entities`. */
-export const MERGE_LINKS_AT = 10_000;
-
-/** Where a write's edges go: `recent_links` once schema step 18 made it. */
-function linkTable(sql: SqlStorage): 'recent_links' | 'item_entities' {
-  return hasTable(sql, 'recent_links') ? 'recent_links' : 'item_entities';
-}
+/** Entity rows and item-entity edges, written at ingest and read by `hybrid_graph`. */
 
 /**
  * Links a batch of items to their entities in two statements per JSON chunk. Entities are created
@@ -35,28 +21,11 @@ export function linkEntities(
       batch,
     );
     sql.exec(
-      `INSERT OR IGNORE INTO ${linkTable(sql)} (item_seq, entity_id)
+      `INSERT OR IGNORE INTO item_entities (item_seq, entity_id)
        SELECT j.value ->> 0, e.id FROM json_each(?) j JOIN entities e ON e.name = j.value ->> 1`,
       batch,
     );
   }
-  if (linkTable(sql) === 'recent_links' && pairs.length > 0) mergeRecentLinks(sql, MERGE_LINKS_AT);
-}
-
-/**
- * Moves every recent link into `item_entities` once there are `atLeast` of them, in item order
- * (its primary key's: appended at its end), in the write's transaction. Returns how many moved.
- */
-export function mergeRecentLinks(sql: SqlStorage, atLeast: number): number {
-  if (!hasTable(sql, 'recent_links')) return 0;
-  const { n } = sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM recent_links').one();
-  if (n === 0 || n < atLeast) return 0;
-  sql.exec(
-    `INSERT OR IGNORE INTO item_entities (item_seq, entity_id)
-     SELECT item_seq, entity_id FROM recent_links ORDER BY item_seq, entity_id`,
-  );
-  sql.exec('DELETE FROM recent_links');
-  return n;
 }
 
 /** Deletes per database since its object woke: an entity can stop being a hub only then. */
@@ -70,14 +39,6 @@ export function unlinkCount(sql: SqlStorage): number {
 export function unlinkEntities(sql: SqlStorage, seq: number): void {
   unlinks.set(sql, unlinkCount(sql) + 1);
   sql.exec('DELETE FROM item_entities WHERE item_seq = ?', seq);
-  if (hasTable(sql, 'recent_links')) sql.exec('DELETE FROM recent_links WHERE item_seq = ?', seq);
-}
-
-/** Both link tables as one, for a read (`item_entities` alone before step 18). */
-export function linksSource(sql: SqlStorage): string {
-  return hasTable(sql, 'recent_links')
-    ? '(SELECT item_seq, entity_id FROM item_entities UNION ALL SELECT item_seq, entity_id FROM recent_links)'
-    : 'item_entities';
 }
 
 /** Entity ids linked to an item, in id order. */
@@ -85,7 +46,7 @@ export function entitiesOf(sql: SqlStorage, seq: number): number[] {
   return sql
     .exec<{
       entity_id: number;
-    }>(`SELECT entity_id FROM ${linksSource(sql)} WHERE item_seq = ? ORDER BY entity_id`, seq)
+    }>('SELECT entity_id FROM item_entities WHERE item_seq = ? ORDER BY entity_id', seq)
     .toArray()
     .map((r) => r.entity_id);
 }
@@ -94,7 +55,7 @@ export function entitiesOf(sql: SqlStorage, seq: number): number[] {
 export function entitiesOfItems(sql: SqlStorage, seqs: readonly number[]): Map<number, number[]> {
   const out = new Map<number, number[]>();
   const rows = sql.exec<{ item_seq: number; entity_id: number }>(
-    `SELECT item_seq, entity_id FROM ${linksSource(sql)}
+    `SELECT item_seq, entity_id FROM item_entities
      WHERE item_seq IN (SELECT value FROM json_each(?)) ORDER BY item_seq, entity_id`,
     JSON.stringify(seqs),
   );
@@ -113,7 +74,7 @@ export function entitiesOfItems(sql: SqlStorage, seqs: readonly number[]): Map<n
 export function itemsOfEntity(sql: SqlStorage, entityId: number, maxFanout = 200): number[] | null {
   const rows = sql
     .exec<{ item_seq: number }>(
-      `SELECT item_seq FROM ${linksSource(sql)} WHERE entity_id = ? ORDER BY item_seq LIMIT ?`,
+      'SELECT item_seq FROM item_entities WHERE entity_id = ? ORDER BY item_seq LIMIT ?',
       entityId,
       maxFanout + 1,
     )

@@ -1,5 +1,4 @@
 import { lensMatches } from '../scopes/lens.ts';
-import { linksSource } from './entities.ts';
 import { toRecord, type ItemRow } from './items.ts';
 import type { ItemRecord } from './types.ts';
 import { hasColumn } from './schema-facts.ts';
@@ -77,13 +76,12 @@ function edges(
   // `valid_until` arrived with schema V2; before it every item is current.
   const until = hasColumn(sql, 'items', 'valid_until') ? 'items.valid_until' : 'NULL';
   const newest = order === 'newest';
-  const from = bound === null ? '' : `AND l.item_seq ${newest ? '<' : '>'} ?`;
-  // Both link tables (entities.ts): SQLite merges their two ordered index reads, lazily.
+  const from = bound === null ? '' : `AND item_entities.item_seq ${newest ? '<' : '>'} ?`;
   return sql.exec<{ seq: number; scopes: string; until: string | null }>(
-    `SELECT l.item_seq AS seq, items.scopes AS scopes, ${until} AS until
-       FROM ${linksSource(sql)} l JOIN items ON items.seq = l.item_seq
-      WHERE l.entity_id = ? ${from}
-      ORDER BY l.item_seq ${newest ? 'DESC' : 'ASC'}`,
+    `SELECT item_entities.item_seq AS seq, items.scopes AS scopes, ${until} AS until
+       FROM item_entities JOIN items ON items.seq = item_entities.item_seq
+      WHERE item_entities.entity_id = ? ${from}
+      ORDER BY item_entities.item_seq ${newest ? 'DESC' : 'ASC'}`,
     ...(bound === null ? [entity] : [entity, bound]),
   );
 }

@@ -47,15 +47,7 @@ function importInto(ctx: string, body: BodyInit): Promise<Response> {
 async function storedRows(ctx: string): Promise<number> {
   return runInDurableObject(env.CONTEXT_STORE.getByName(ctx), (_o, state) => {
     const sql = state.storage.sql;
-    const tables = [
-      'items',
-      'item_vectors',
-      'item_entities',
-      'recent_links',
-      'entities',
-      'sessions',
-      'turns',
-    ];
+    const tables = ['items', 'item_vectors', 'item_entities', 'entities', 'sessions', 'turns'];
     return tables.reduce(
       (sum, t) => sum + sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM ${t}`).one().n,
       0,
@@ -114,8 +106,7 @@ describe('streamed export', () => {
     expect(rowLines(paged)).toEqual(rowLines(whole));
     expect(trailer(paged).sha256).toBe(trailer(whole).sha256);
     const tables = new Set(rowLines(whole).map((l) => (JSON.parse(l) as { table: string }).table));
-    // A few facts' entity links are still in `recent_links` (store/entities.ts).
-    expect([...tables]).toEqual(expect.arrayContaining(['recent_links', 'items_fts']));
+    expect([...tables]).toEqual(expect.arrayContaining(['item_entities', 'items_fts']));
     // Many pages really were read: 200 bytes hold about one row each.
     let pages = 0;
     let cursor = null;

@@ -10,7 +10,6 @@ import { contentTimeTerms } from '../../../functions/memory/retrieval/time-terms
 import { answerTypeTerms } from '../../../functions/memory/retrieval/answer-type.ts';
 import { placeTerms } from '../../../functions/memory/retrieval/places.ts';
 import { insertItems } from '../../../functions/memory/store/items.ts';
-import { linksSource } from '../../../functions/memory/store/entities.ts';
 import { applyMigrations } from '../../../functions/memory/store/schema/runner.ts';
 import type { NewItem } from '../../../functions/memory/store/types.ts';
 import { VectorCache, vectorSearch } from '../../../functions/memory/store/vectors.ts';
@@ -123,7 +122,7 @@ describe('bulk insertItems', () => {
       // Entity links: extracted names, or the given ones; a name keeps its first display.
       const links = sql
         .exec<{ item_seq: number; name: string }>(
-          `SELECT ie.item_seq, e.name FROM ${linksSource(sql)} ie JOIN entities e ON e.id = ie.entity_id`,
+          `SELECT ie.item_seq, e.name FROM item_entities ie JOIN entities e ON e.id = ie.entity_id`,
         )
         .toArray();
       rows.forEach((row, i) => {
@@ -205,14 +204,7 @@ describe('bulk insertItems', () => {
           insertItems(sql, new VectorCache(), broken, '2024-06-01T12:00:00.000Z'),
         ),
       ).toThrow();
-      for (const table of [
-        'items',
-        'items_fts',
-        'item_vectors',
-        'entities',
-        'item_entities',
-        'recent_links',
-      ])
+      for (const table of ['items', 'items_fts', 'item_vectors', 'entities', 'item_entities'])
         expect(sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`).one().n, table).toBe(
           0,
         );

@@ -16,7 +16,6 @@ import { vectorBlocksStep } from './vector-blocks.ts';
 import { kindCountsStep } from './kind-counts.ts';
 import { idempotencyExpiryStep } from './idempotency-expiry.ts';
 import { ivfCodebooksStep } from './ivf-codebooks.ts';
-import { recentLinksStep } from './recent-links.ts';
 
 /** Every per-Context schema step, in order. Append new versions; never reorder or edit. */
 export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
@@ -37,7 +36,6 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
   kindCountsStep,
   idempotencyExpiryStep,
   ivfCodebooksStep,
-  recentLinksStep,
 ];
 
 export const LATEST_SCHEMA_VERSION = SCHEMA_MIGRATIONS.length;
