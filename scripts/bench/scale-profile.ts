@@ -4,7 +4,7 @@
 // most (calls, rows, ms). Not a figure for BENCHMARKS (the scale bench through the API is); a
 // profiler's bench, also to run under `node --cpu-prof`:
 //   npm run bench -- scale-profile --sizes=10000,100000 [--file=/tmp/ctx.db] [--statements]
-//     [--modes=bm25,hybrid]
+//     [--modes=bm25,hybrid] [--interleave]
 // With `--file` the Context is kept in that file and grown from what it holds, so a size once
 // reached can be asked again after a change (the schema steps run first).
 import { embedSif, SIF_MODEL_ID } from '../../functions/memory/retrieval/sif-embeddings.ts';
@@ -93,6 +93,7 @@ function printCosts(costs: Map<string, StatementCost>): void {
 export async function runScaleProfile(flags: string[]): Promise<null> {
   const sizes = (flag(flags, 'sizes') ?? '10000,100000').split(',').map(Number);
   const modes = (flag(flags, 'modes')?.split(',') ?? MODES) as SearchMode[];
+  const interleave = flags.includes('--interleave');
   const storage = nodeStorage(flag(flags, 'file'));
   applyMigrations(storage as unknown as DurableObjectStorage);
   const cache = new VectorCache();
@@ -147,6 +148,14 @@ export async function runScaleProfile(flags: string[]): Promise<null> {
       }
       const times: number[] = [];
       for (let q = 0; q < QUESTIONS; q++) {
+        // `--interleave`: a chat's pattern, one small write (ten facts, untimed) before each
+        // question, so nothing kept until the next write survives from one question to the next.
+        if (interleave) {
+          const batch = Array.from({ length: 10 }, (_, i) => itemAt(have + i));
+          const now = new Date().toISOString();
+          storage.transactionSync(() => insertItems(storage.sql, cache, batch, now));
+          have += batch.length;
+        }
         const question = questionAt(q);
         const vector =
           mode === 'bm25' ? null : { modelId: SIF_MODEL_ID, values: embedSif(question.query) };
