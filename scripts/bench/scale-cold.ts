@@ -14,15 +14,15 @@
 // the vectors to one generation of PQ codes and packed its tail (a state grown before schema
 // step 17 is retrained to PQ codes on its first query), reading the object's database file.
 // Not a figure for BENCHMARKS (the scale bench is); the tool to find and check a cold cost.
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { startDevServer, type DevServer } from '../../test/support/wrangler-dev.ts';
 import { percentile } from './dev-api.ts';
 import { debuggerUrl, session, whilePoking } from './inspector-heap.ts';
 import { grow, provision, StatusTally, timedQuery, type Agent } from './scale-client.ts';
 import { questionAt } from './scale-facts.ts';
+import { settleIvf } from './scale-settle.ts';
 import { MODES, type Mode } from './scale-report.ts';
 
 const LOAD_VARS = { RATE_LIMIT_PER_MINUTE: '100000000', MAX_IN_FLIGHT: '100000' };
@@ -195,48 +195,6 @@ async function cold(state: string, args: readonly string[]): Promise<void> {
   }
 }
 
-/** The largest database file of the state's Context objects: the grown Context's. */
-function contextDatabase(state: string): string {
-  const dir = join(state, 'v3', 'do');
-  const files = readdirSync(dir)
-    .filter((d) => d.endsWith('-ContextStore'))
-    .flatMap((d) => readdirSync(join(dir, d)).map((f) => join(dir, d, f)))
-    .filter((f) => f.endsWith('.sqlite'));
-  const largest = files.sort((a, b) => statSync(b).size - statSync(a).size)[0];
-  if (largest === undefined) throw new Error(`${state} holds no Context database`);
-  return largest;
-}
-
-/** What IVF work the object has left, read from its database file (WAL: beside the server). */
-function ivfWorkLeft(file: string): string | null {
-  const db = new DatabaseSync(file, { readOnly: true });
-  try {
-    const gens = db
-      .prepare(
-        'SELECT gen, lists, next_seq <= end_seq AS filling, codebook IS NULL AS int8 FROM _vector_gens',
-      )
-      .all() as { gen: number; lists: number; filling: number; int8: number }[];
-    const tail = (db.prepare('SELECT COUNT(*) AS n FROM _vector_postings').get() as { n: number })
-      .n;
-    const [only] = gens;
-    if (gens.length === 1 && only && !only.filling && !only.int8 && tail < only.lists * 32)
-      return null;
-    return `${gens.map((g) => `gen ${g.gen}${g.int8 ? ' int8' : ''}${g.filling ? ' filling' : ''}`).join(', ')}; tail ${tail}`;
-  } finally {
-    db.close();
-  }
-}
-
-async function settle(state: string): Promise<void> {
-  const file = contextDatabase(state);
-  const start = performance.now();
-  for (let left = ivfWorkLeft(file); left !== null; left = ivfWorkLeft(file)) {
-    console.log(`settling (${((performance.now() - start) / 1000).toFixed(0)} s): ${left}`);
-    await new Promise((resolve) => setTimeout(resolve, 15_000));
-  }
-  console.log(`settled in ${((performance.now() - start) / 1000).toFixed(0)} s`);
-}
-
 /**
  * Warm p50 / p95 per mode on a kept state, as the scale bench measures them after its writes
  * (one untimed question, then `--questions` different ones in order), without growing it again.
@@ -252,7 +210,7 @@ async function warm(state: string, args: readonly string[]): Promise<void> {
     if (args.includes('--settle')) {
       // The first query wakes the object, which schedules what background work it has.
       await timedQuery(server, kept.agent, questionAt(questions), 'vector', tally);
-      await settle(state);
+      await settleIvf(state);
     }
     for (const mode of modes) {
       await timedQuery(

@@ -15,6 +15,8 @@ export interface SizeResult {
   stepSeconds: number;
   /** Milliseconds of the first query in each mode after the step's writes (untimed for warm). */
   firstAfterWrites: Record<Mode, number>;
+  /** Seconds the object's background steps ran on after those first queries, before warm ones. */
+  settleSeconds: number;
   /** p50/p95 over `answered` questions (fewer than asked when the mode's time ran out). */
   warm: Record<Mode, { p50: number; p95: number; answered: number }>;
   /** Milliseconds of the first query in each mode, each after its own restart. */
@@ -55,7 +57,7 @@ function latencyRow(r: SizeResult): string {
   });
   const cold = MODES.map((m) => ms(r.cold[m])).join(' / ');
   const first = MODES.map((m) => ms(r.firstAfterWrites[m])).join(' / ');
-  return `| ${widthName(r.width)} | ${facts(r.facts)} | ${rate.toLocaleString('en-US')} | ${warm.join(' | ')} | ${cold} | ${first} |`;
+  return `| ${widthName(r.width)} | ${facts(r.facts)} | ${rate.toLocaleString('en-US')} | ${warm.join(' | ')} | ${cold} | ${first} | ${r.settleSeconds.toFixed(0)} |`;
 }
 
 function footprintRow(r: SizeResult, failures: string): string {
@@ -71,10 +73,10 @@ export function scaleReport(results: readonly WidthResult[]): string {
   const lines = [
     '### A Context at scale (`npm run bench -- scale`)',
     '',
-    `One Context per vector width grown through \`POST /facts/batch\` (batches of 100, a few in flight) under \`wrangler dev\` with persisted state; facts composed from vocabularies (sixteen sentence shapes, people, places, teams, projects, dates; four scope shapes). After writes: the first query in each mode once the step's writes are done. Warm: ${questions} different questions per mode, sequential, after one untimed query. Cold: the first query in each mode after its own restart of \`wrangler dev\` on the same state (one restart per mode, so each is truly cold). Heap: the Worker isolate (the Context's object included) through the V8 inspector after a forced GC: live JS heap plus ArrayBuffer backing stores (typed arrays). Disk: the Context object's SQLite files (with -wal) over its facts. Recall: with synthetic vectors the bench recomputes every fact's vector and takes the exact top 10 by cosine among the facts each question's lens reads; \`vector\` mode's top 10 is scored against it (ties at the 10th score count as found). The local model re-scores its vector list by sentence, so it has no exact reference (n/a).`,
+    `One Context per vector width grown through \`POST /facts/batch\` (batches of 100, a few in flight) under \`wrangler dev\` with persisted state; facts composed from vocabularies (sixteen sentence shapes, people, places, teams, projects, dates; four scope shapes). After writes: the first query in each mode once the step's writes are done. Warm: once the object's background steps after the writes are done (its database files unchanged for 3 s; seconds waited in the last column), ${questions} different questions per mode, sequential. Cold: the first query in each mode after its own restart of \`wrangler dev\` on the same state (one restart per mode, so each is truly cold). Heap: the Worker isolate (the Context's object included) through the V8 inspector after a forced GC: live JS heap plus ArrayBuffer backing stores (typed arrays). Disk: the Context object's SQLite files (with -wal) over its facts. Recall: with synthetic vectors the bench recomputes every fact's vector and takes the exact top 10 by cosine among the facts each question's lens reads; \`vector\` mode's top 10 is scored against it (ties at the 10th score count as found). The local model re-scores its vector list by sentence, so it has no exact reference (n/a).`,
     '',
-    '| vectors | facts | ingest (facts/s, last step) | bm25 p50 / p95 (ms) | vector p50 / p95 | hybrid p50 / p95 | hybrid_graph p50 / p95 | cold first query (ms): bm25 / vector / hybrid / hybrid_graph | first query after the writes (ms), same order |',
-    '|---|---:|---:|---|---|---|---|---|---|',
+    '| vectors | facts | ingest (facts/s, last step) | bm25 p50 / p95 (ms) | vector p50 / p95 | hybrid p50 / p95 | hybrid_graph p50 / p95 | cold first query (ms): bm25 / vector / hybrid / hybrid_graph | first query after the writes (ms), same order | background steps after the writes (s) |',
+    '|---|---:|---:|---|---|---|---|---|---|---:|',
     ...results.flatMap((w) => w.sizes.map(latencyRow)),
     '',
     '| vectors | facts | JS heap used | ArrayBuffer stores | heap + buffers | disk / fact | ANN recall@10 vs exact | answers in another mode | non-2xx (whole run) |',
