@@ -90,9 +90,11 @@ async function warmQueries(
       await timedQuery(server, agent, questionAt(questions.length + i), mode, tally)
     ).ms;
   // Warm is a Context at rest: the object's background steps (IVF training, back-fill, packing,
-  // an alarm after every write batch) run on after a bulk write, and a question asked meanwhile
-  // waits for them. At a million facts the first mode asked measured 49 ms against 29-30 once
-  // they were done (stop 51).
+  // an alarm after every write batch) may run on after a bulk write, and a question asked
+  // meanwhile waits for them; so the warm questions wait until its database files have been quiet
+  // for 3 s. In stop 51's runs nothing was written then at any size, yet bm25's p50 at a million
+  // facts was 32 ms with the wait against 49 when its questions followed its first query at once:
+  // the machine was still busy with the growth (likely the kernel writing back its 1.6 GB).
   run.settleSeconds = await settleQuiet(state);
   for (const mode of MODES) {
     const samples: number[] = [];
