@@ -25,8 +25,9 @@ const kept = new KeptUntilWrite<Edges>(() => ({ entities: new Map(), items: new 
  * Entities linked to more than the walk's fan-out, kept across writes: a write only adds links,
  * so such an entity stays one until an item is deleted (`unlinkCount` moves) or the database is
  * wiped (`forgetHubs`). Kept until the next write like the rest, a hub's first 201 items were read
- * again by each question after a write: about 9 hubs and 5 ms a `hybrid_graph` question at a
- * million facts (`npm run bench -- scale-profile --statements`).
+ * again by each question after a write: with ten facts written before each of 30 questions at a
+ * million facts, 715 such reads (8 ms a question) against 262 kept across writes (`npm run bench
+ * -- scale-profile --interleave --statements`, docs/scale.md).
  */
 const hubs = new WeakMap<SqlStorage, { unlinks: number; ids: Set<number> }>();
 
