@@ -27,6 +27,8 @@ const HEIGHT = 560;
 const FIRST = 12;
 /** Facts an expansion adds at most: a hub entity would otherwise bury the graph. */
 const EXPAND = 8;
+/** Pages of `GET /entities` read for the first drawing at most. */
+const ENTITY_PAGES = 5;
 
 function short(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
@@ -130,17 +132,31 @@ startView((_session, contextId) => {
   }
 
   async function loadEntities(prefix: string): Promise<void> {
-    const page = await api<EntityPage>(inContext(contextId, '/entities'), {
-      query: { limit: 100, prefix: prefix === '' ? undefined : prefix.toLowerCase() },
-    });
-    entities = page.entities.map((e) => ({ name: e.name, display: e.display }));
+    // A page does bounded work, so in a large Context it may hold fewer than asked (none, even)
+    // and a cursor: read on for a few pages until there are 100.
+    const found: EntityPage['entities'] = [];
+    let cursor: string | null = null;
+    for (let pages = 0; pages < ENTITY_PAGES && found.length < 100; pages++) {
+      const page: EntityPage = await api<EntityPage>(inContext(contextId, '/entities'), {
+        query: {
+          limit: 100 - found.length,
+          prefix: prefix === '' ? undefined : prefix.toLowerCase(),
+          cursor: cursor ?? undefined,
+        },
+      });
+      found.push(...page.entities);
+      cursor = page.next_cursor;
+      if (cursor === null) break;
+    }
+    entities = found.map((e) => ({ name: e.name, display: e.display }));
     graph.nodes.clear();
     graph.edges.clear();
-    const first = [...page.entities].sort((a, b) => b.items - a.items).slice(0, FIRST);
+    const first = [...found].sort((a, b) => b.items - a.items).slice(0, FIRST);
     for (const e of first) addEntity(graph, e);
     draw();
+    const more = cursor === null ? '' : ' (more exist)';
     say(
-      `${page.entities.length} entities; showing the ${first.length} most mentioned. Activate one to expand it.`,
+      `${found.length} entities${more}; showing the ${first.length} most mentioned. Activate one to expand it.`,
     );
   }
 
