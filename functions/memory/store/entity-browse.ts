@@ -11,7 +11,7 @@ import { withSupersession } from './validity.ts';
  * are walked with only two columns of each item read, its count stops at `ENTITY_COUNT_CAP`, and a
  * page stops once it has read `EDGE_BUDGET` edges (docs/scale.md: at a million facts a topic word
  * is mentioned by 13,000 to 141,000 items, and counting every one of them for each entity of a
- * page was seconds of CPU).
+ * page was seconds of CPU). Every statement is read to its end, in pages.
  */
 
 /** An entity's count of current items stops here; `items_more` says it did. */
@@ -63,27 +63,43 @@ class Visibility {
   }
 }
 
+/** The first page of an entity's edges; each next one is four times larger, up to 4,096. */
+const FIRST_EDGES = 64;
+/** Entity rows one statement reads. */
+const ENTITY_ROWS = 64;
+
 /**
  * An entity's edges with the two columns visibility needs, newest or oldest first, from `bound`
- * (exclusive) on; lazily stepped, so a walk that stops early reads no further.
+ * (exclusive) on. Read in pages, each statement to its end: a statement left half read holds its
+ * snapshot and no WAL checkpoint gets past it (docs/scale.md, "No cursor left half read"), and a
+ * walk that stops early reads only its first small page.
  */
-function edges(
+function* edges(
   sql: SqlStorage,
   entity: number,
   order: 'newest' | 'oldest',
   bound: number | null,
-): Iterable<EdgeRow> {
+): Generator<EdgeRow> {
   // `valid_until` arrived with schema V2; before it every item is current.
   const until = hasColumn(sql, 'items', 'valid_until') ? 'items.valid_until' : 'NULL';
   const newest = order === 'newest';
-  const from = bound === null ? '' : `AND item_entities.item_seq ${newest ? '<' : '>'} ?`;
-  return sql.exec<{ seq: number; scopes: string; until: string | null }>(
-    `SELECT item_entities.item_seq AS seq, items.scopes AS scopes, ${until} AS until
-       FROM item_entities JOIN items ON items.seq = item_entities.item_seq
-      WHERE item_entities.entity_id = ? ${from}
-      ORDER BY item_entities.item_seq ${newest ? 'DESC' : 'ASC'}`,
-    ...(bound === null ? [entity] : [entity, bound]),
-  );
+  let from = bound;
+  for (let size = FIRST_EDGES; ; size = Math.min(size * 4, 4_096)) {
+    const after = from === null ? '' : `AND item_entities.item_seq ${newest ? '<' : '>'} ?`;
+    const rows = sql
+      .exec<{ seq: number; scopes: string; until: string | null }>(
+        `SELECT item_entities.item_seq AS seq, items.scopes AS scopes, ${until} AS until
+           FROM item_entities JOIN items ON items.seq = item_entities.item_seq
+          WHERE item_entities.entity_id = ? ${after}
+          ORDER BY item_entities.item_seq ${newest ? 'DESC' : 'ASC'} LIMIT ?`,
+        ...(from === null ? [entity, size] : [entity, from, size]),
+      )
+      .toArray();
+    yield* rows;
+    const last = rows.at(-1);
+    if (last === undefined || rows.length < size) return;
+    from = last.seq;
+  }
 }
 
 interface Count {
@@ -136,34 +152,41 @@ export function entityPage(
   },
 ): { entities: EntitySummary[]; next: EntityCursor | null } {
   const prefix = input.prefix === null ? null : input.prefix.toLowerCase();
-  const rows = sql.exec<{ id: number; name: string; display: string }>(
-    prefix === null
-      ? 'SELECT id, name, display FROM entities WHERE id >= ? ORDER BY id'
-      : 'SELECT id, name, display FROM entities WHERE id >= ? AND substr(name, 1, ?) = ? ORDER BY id',
-    ...(prefix === null ? [input.from.start] : [input.from.start, prefix.length, prefix]),
-  );
   const visible = new Visibility(input.lens);
   const entities: EntitySummary[] = [];
   let budget = input.budget ?? EDGE_BUDGET;
-  for (const row of rows) {
-    if (entities.length === input.limit || budget <= 0)
-      return { entities, next: { start: row.id, before: null } };
-    // An entity row read is a unit of work too: a rare prefix scans the table.
-    budget--;
-    const before = row.id === input.from.start ? input.from.before : null;
-    const count = countVisible(sql, row.id, visible, before, Math.max(budget, 1));
-    budget -= count.read;
-    if (count.items > 0)
-      entities.push({
-        name: row.name,
-        display: row.display,
-        items: count.items,
-        items_more: count.more,
-      });
-    // Out of budget before any item it may show: the next page goes on inside this entity.
-    else if (count.more) return { entities, next: { start: row.id, before: count.last } };
+  for (let start = input.from.start; ;) {
+    // A page of entity rows at a time, each statement read to its end (as `edges`).
+    const rows = sql
+      .exec<{ id: number; name: string; display: string }>(
+        prefix === null
+          ? 'SELECT id, name, display FROM entities WHERE id >= ? ORDER BY id LIMIT ?'
+          : 'SELECT id, name, display FROM entities WHERE id >= ? AND substr(name, 1, ?) = ? ORDER BY id LIMIT ?',
+        ...(prefix === null ? [start, ENTITY_ROWS] : [start, prefix.length, prefix, ENTITY_ROWS]),
+      )
+      .toArray();
+    for (const row of rows) {
+      if (entities.length === input.limit || budget <= 0)
+        return { entities, next: { start: row.id, before: null } };
+      // An entity row read is a unit of work too: a rare prefix scans the table.
+      budget--;
+      const before = row.id === input.from.start ? input.from.before : null;
+      const count = countVisible(sql, row.id, visible, before, Math.max(budget, 1));
+      budget -= count.read;
+      if (count.items > 0)
+        entities.push({
+          name: row.name,
+          display: row.display,
+          items: count.items,
+          items_more: count.more,
+        });
+      // Out of budget before any item it may show: the next page goes on inside this entity.
+      else if (count.more) return { entities, next: { start: row.id, before: count.last } };
+    }
+    const last = rows.at(-1);
+    if (last === undefined || rows.length < ENTITY_ROWS) return { entities, next: null };
+    start = last.id + 1;
   }
-  return { entities, next: null };
 }
 
 /**

@@ -161,6 +161,33 @@ describe('the entity browse at any size', () => {
   });
 });
 
+describe('the entity browse and open statements', () => {
+  it('reads every statement it starts to its end, also when it stops early', async () => {
+    await withStore('entity-browse-statements', (sql) => {
+      // A statement left half read holds its snapshot, and no WAL checkpoint gets past it.
+      const cursors: SqlStorageCursor<Record<string, SqlStorageValue>>[] = [];
+      const watched = {
+        exec: (query: string, ...bindings: unknown[]) => {
+          const cursor = sql.exec(query, ...bindings);
+          cursors.push(cursor);
+          return cursor;
+        },
+      } as unknown as SqlStorage;
+      const page = entityPage(watched, {
+        lens: ENG,
+        from: { start: 0, before: null },
+        limit: 1,
+        prefix: null,
+        budget: 40,
+      });
+      expect(page.next).not.toBeNull();
+      entityDetail(watched, { lens: ENG, name: 'coffee', limit: 2, budget: 10 });
+      expect(cursors.length).toBeGreaterThan(2);
+      for (const cursor of cursors) expect(cursor.next().done).toBe(true);
+    });
+  });
+});
+
 describe('entity cursors', () => {
   it('round-trip both forms and read the form pages had before budgets', () => {
     for (const next of [
