@@ -1,5 +1,6 @@
 import { lensMatches } from '../scopes/lens.ts';
-import { toRecord, type ItemRow } from './items.ts';
+import { itemRowsBySeq, toRecord } from './items.ts';
+import { memoFilter } from './vector-matrix.ts';
 import type { ItemRecord } from './types.ts';
 import { hasColumn } from './schema-facts.ts';
 import { withSupersession } from './validity.ts';
@@ -43,24 +44,12 @@ interface EdgeRow {
   until: string | null;
 }
 
-/** Whether an item is current and inside the lens; scopes strings repeat, so each is parsed once. */
-class Visibility {
-  readonly #lens: string[][];
-  readonly #byScopes = new Map<string, boolean>();
+/** Whether an edge's item is current and inside the lens (each scopes text decided once). */
+type Visibility = (row: EdgeRow) => boolean;
 
-  constructor(lens: string[][]) {
-    this.#lens = lens;
-  }
-
-  of(row: EdgeRow): boolean {
-    if (row.until !== null) return false;
-    let seen = this.#byScopes.get(row.scopes);
-    if (seen === undefined) {
-      seen = lensMatches(this.#lens, JSON.parse(row.scopes) as string[]);
-      this.#byScopes.set(row.scopes, seen);
-    }
-    return seen;
-  }
+function visibility(lens: string[][]): Visibility {
+  const admits = memoFilter((scopes, _kind, closed) => !closed && lensMatches(lens, scopes));
+  return (row) => admits(row.scopes, '', row.until !== null);
 }
 
 /** The first page of an entity's edges; each next one is four times larger, up to 4,096. */
@@ -130,7 +119,7 @@ function countVisible(
     }
     count.read++;
     count.last = row.seq;
-    if (visible.of(row)) count.items++;
+    if (visible(row)) count.items++;
   }
   return count;
 }
@@ -152,7 +141,7 @@ export function entityPage(
   },
 ): { entities: EntitySummary[]; next: EntityCursor | null } {
   const prefix = input.prefix === null ? null : input.prefix.toLowerCase();
-  const visible = new Visibility(input.lens);
+  const visible = visibility(input.lens);
   const entities: EntitySummary[] = [];
   let budget = input.budget ?? EDGE_BUDGET;
   for (let start = input.from.start; ;) {
@@ -206,7 +195,7 @@ export function entityDetail(
     )
     .toArray()[0];
   if (!row) return null;
-  const visible = new Visibility(input.lens);
+  const visible = visibility(input.lens);
   const shown: number[] = [];
   let items = 0;
   let more = false;
@@ -218,17 +207,13 @@ export function entityDetail(
       break;
     }
     read++;
-    if (!visible.of(edge)) continue;
+    if (!visible(edge)) continue;
     items++;
     if (shown.length < input.limit) shown.push(edge.seq);
   }
   if (items === 0) return null;
-  const records = sql
-    .exec<ItemRow>(
-      'SELECT * FROM items WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY seq',
-      JSON.stringify(shown),
-    )
-    .toArray()
+  const records = itemRowsBySeq(sql, shown)
+    .sort((a, b) => a.seq - b.seq)
     .map((item) => withSupersession(sql, toRecord(item), input.lens));
   return {
     entity: { name: row.name, display: row.display, items, items_more: more },

@@ -179,6 +179,17 @@ export function insertItems(
   return records;
 }
 
+/** The rows of these seqs, in no particular order (absent seqs are skipped), in one statement. */
+export function itemRowsBySeq(sql: SqlStorage, seqs: readonly number[]): ItemRow[] {
+  if (seqs.length === 0) return [];
+  return sql
+    .exec<ItemRow>(
+      'SELECT * FROM items WHERE seq IN (SELECT value FROM json_each(?))',
+      JSON.stringify(seqs),
+    )
+    .toArray();
+}
+
 export function getItemRow(sql: SqlStorage, id: string): ItemRow | null {
   return sql.exec<ItemRow>('SELECT * FROM items WHERE id = ?', id).toArray()[0] ?? null;
 }

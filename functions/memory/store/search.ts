@@ -27,7 +27,7 @@ import { withNeighbours } from './neighbours.ts';
 import { budgetOf } from './memory-budget.ts';
 import { questionWithAliases } from './aliases.ts';
 import { dateHintsFor } from './date-hints.ts';
-import { toRecord, type ItemRow } from './items.ts';
+import { itemRowsBySeq, toRecord, type ItemRow } from './items.ts';
 import type { SearchHit, SearchMode, SearchRanks, SearchRequest } from './types.ts';
 import { hasConversation } from './validity.ts';
 import { vectorSearch, type VectorCache } from './vectors.ts';
@@ -232,14 +232,11 @@ function hydrate(
 ): SearchHit[] {
   // One read for every hit (k is at most 50), then the rows in ranked order.
   const rows = new Map<number, ItemRow>();
-  if (ranked.length > 0) {
-    const seqs = JSON.stringify(ranked.map((r) => r.seq));
-    for (const row of sql.exec<ItemRow>(
-      'SELECT * FROM items WHERE seq IN (SELECT value FROM json_each(?))',
-      seqs,
-    ))
-      rows.set(row.seq, row);
-  }
+  for (const row of itemRowsBySeq(
+    sql,
+    ranked.map((r) => r.seq),
+  ))
+    rows.set(row.seq, row);
   const hits: SearchHit[] = [];
   for (const r of ranked) {
     const row = rows.get(r.seq);

@@ -15,6 +15,25 @@ import { dotAt, dotFour } from './vector-rows.ts';
 
 export type VectorFilter = (scopes: readonly string[], kind: string, closed: boolean) => boolean;
 
+/**
+ * `accept` asked once per distinct (scopes text, kind, closed), for readers that get a row's
+ * scopes as JSON text (the streamed scans, the entity browse): scopes strings repeat.
+ */
+export function memoFilter(
+  accept: VectorFilter,
+): (scopes: string, kind: string, closed: boolean) => boolean {
+  const decided = new Map<string, boolean>();
+  return (scopes, kind, closed) => {
+    const key = `${closed ? 1 : 0}${kind}\u0000${scopes}`;
+    let yes = decided.get(key);
+    if (yes === undefined) {
+      yes = accept(JSON.parse(scopes) as string[], kind, closed);
+      decided.set(key, yes);
+    }
+    return yes;
+  };
+}
+
 export interface ScoredSeq {
   seq: number;
   score: number;

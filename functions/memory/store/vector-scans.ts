@@ -6,25 +6,9 @@
 import { hasValidity } from './validity.ts';
 import { filterRows, readBlocks, type Block } from './vector-blocks.ts';
 import { codeDot, hasBlocks, nearestLists, nprobeFor, type Generation } from './vector-ivf.ts';
-import { TopK, type ScoredSeq, type VectorFilter } from './vector-matrix.ts';
+import { memoFilter, TopK, type ScoredSeq, type VectorFilter } from './vector-matrix.ts';
 import { dotAt } from './vector-rows.ts';
 import { pqDot, pqTable } from './vector-pq.ts';
-
-/** `accept` asked once per distinct (scopes text, kind, closed). */
-function memoFilter(
-  accept: VectorFilter,
-): (scopes: string, kind: string, closed: boolean) => boolean {
-  const decided = new Map<string, boolean>();
-  return (scopes, kind, closed) => {
-    const key = `${closed ? 1 : 0}${kind}\u0000${scopes}`;
-    let yes = decided.get(key);
-    if (yes === undefined) {
-      yes = accept(JSON.parse(scopes) as string[], kind, closed);
-      decided.set(key, yes);
-    }
-    return yes;
-  };
-}
 
 interface FilterRow {
   seq: number;
