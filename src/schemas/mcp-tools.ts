@@ -41,7 +41,8 @@ export const MCP_TOOLS = [
   {
     name: 'consolidate',
     title: 'Consolidate',
-    description: 'Merge duplicates and supersede stale facts; dry_run previews the decisions.',
+    description:
+      'Merge duplicates and supersede stale facts; dry_run previews the decisions. Past 1,000 facts a call plans one window: pass next_cursor back as cursor.',
   },
   {
     name: 'forget',

@@ -4,6 +4,7 @@ import type { ContextRow } from '../operations/contexts.ts';
 import { createDeps } from '../operations/create-deps.ts';
 import { providerOf } from '../operations/model-provider.ts';
 import { defineJob } from './define-job.ts';
+import { enqueueSuccessor } from './enqueue.ts';
 import type { MaintenanceHook } from './maintenance-hook.ts';
 import { jobBaseSchema } from './messages.ts';
 
@@ -25,11 +26,19 @@ export const consolidateJob = defineJob(CONSOLIDATE_KIND, consolidateSchema, asy
   // Maintenance acts for the Context itself; `mayClose` still keeps every merge inside the
   // scopes of the fact it closes, so no reader loses a value to a fact they cannot see.
   const all = ['*'];
-  await consolidateLens(
+  const store = deps.store(context.id);
+  // Each run plans one window from where the last stopped (store/consolidation-set.ts): a first
+  // pass walks the Context, a run chaining itself while facts remain; after it, each cadenced run
+  // compares only the facts written since with the whole Context.
+  const { response, through } = await consolidateLens(
     deps,
     context,
     { lens: [all], grants: { 'memory:read': all, 'memory:write': all, 'memory:forget': all } },
-    false,
+    { dryRun: false, after: await store.modelConsolidationMark() },
     providerOf(deps),
   );
+  await store.modelSetConsolidationMark(through);
+  if (response.next_cursor !== null) {
+    await enqueueSuccessor(env, job);
+  }
 });

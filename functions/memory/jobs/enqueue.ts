@@ -31,6 +31,40 @@ export async function enqueueJob(
   return { enqueued: true, job_id: job.job_id };
 }
 
+/**
+ * Enqueues the next run of a job that works in bounded pieces (re-embedding, consolidation) and
+ * hands it the running job's dedup claim. The claim is released only when a job succeeds, so a
+ * plain deduplicated enqueue from inside the running job is refused as pending and the chain
+ * stops after its first piece. The successor is sent before the claim moves: if the send fails,
+ * the running job fails with its claim intact and its retry tries again.
+ */
+export async function enqueueSuccessor(
+  env: EnqueueDeps,
+  current: Pick<JobEnvelope, 'job_id' | 'kind' | 'context_id'>,
+): Promise<EnqueueResult> {
+  const key = dedupKeyFor(current.kind, current.context_id);
+  const job = {
+    kind: current.kind,
+    context_id: current.context_id,
+    job_id: `job_${crypto.randomUUID()}`,
+  } as JobEnvelope;
+  const holder = await env.DB.prepare('SELECT job_id FROM job_dedup WHERE dedup_key = ?')
+    .bind(key)
+    .first<{ job_id: string }>();
+  const inherits = holder?.job_id === current.job_id;
+  if (!inherits && !(await claimDedup(env.DB, key, job.job_id))) {
+    return { enqueued: false, reason: 'pending' };
+  }
+  await insertJobStatement(env.DB, job).run();
+  await env.JOBS.send(job, { contentType: 'json' });
+  if (inherits) {
+    await env.DB.prepare('UPDATE job_dedup SET job_id = ? WHERE dedup_key = ? AND job_id = ?')
+      .bind(job.job_id, key, current.job_id)
+      .run();
+  }
+  return { enqueued: true, job_id: job.job_id };
+}
+
 /** Upper bound on jobs one tick enqueues per kind; the next tick continues (Workers limit subrequests). */
 export const MAX_JOBS_PER_TICK = 1000;
 const SEND_BATCH = 100;

@@ -10,13 +10,29 @@ import type { OperationDeps } from './deps.ts';
 import { chargeTokens, type BudgetState } from './model-usage.ts';
 import { providerOf } from './model-provider.ts';
 import { assertNotBlocked } from './write-fact.ts';
+import { failure } from '../errors.ts';
 
-const MAX_FACTS = 1000;
+/** A consolidation cursor: the seq a walk over a large Context goes on after (opaque to callers). */
+export function encodeConsolidationCursor(through: number): string {
+  return btoa(`c${through}`);
+}
+
+export function decodeConsolidationCursor(cursor: string): number {
+  try {
+    const match = /^c(\d{1,15})$/.exec(atob(cursor));
+    if (match?.[1] !== undefined) return Number(match[1]);
+  } catch {
+    // reported below
+  }
+  throw failure('validation-error', 'cursor: not a cursor returned by this operation');
+}
 
 export interface ConsolidateResponse {
   decisions: ConsolidationDecision[];
   dry_run: boolean;
   applied: number;
+  /** Set while facts past this call's window remain: pass it back as `cursor` to go on. */
+  next_cursor: string | null;
   summary: { merge: number; supersede: number; keep: number };
   provider: string;
   model: string;
@@ -37,19 +53,26 @@ export interface ConsolidateResponse {
 export async function consolidate(
   deps: OperationDeps,
   auth: AuthContext,
-  input: { contextId: string; lens?: LensInput | undefined; dry_run?: boolean | undefined },
+  input: {
+    contextId: string;
+    lens?: LensInput | undefined;
+    dry_run?: boolean | undefined;
+    cursor?: string | undefined;
+  },
   override?: ModelProvider,
 ): Promise<{ response: ConsolidateResponse; budget: BudgetState }> {
+  const after = input.cursor === undefined ? 0 : decodeConsolidationCursor(input.cursor);
   const lens = resolveLens(auth, 'memory:write', input.lens);
   const context = await requireContext(deps, auth, input.contextId);
   assertNotBlocked(context);
-  return consolidateLens(
+  const { response, budget } = await consolidateLens(
     deps,
     context,
     { lens, grants: auth.key.grants },
-    input.dry_run === true,
+    { dryRun: input.dry_run === true, after },
     providerOf(deps, override),
   );
+  return { response, budget };
 }
 
 /**
@@ -78,19 +101,21 @@ export function withinWriter(
 /**
  * Shared by the route and the cadenced `consolidate` job (which runs over the whole Context with
  * every grant). Only facts the caller may read are planned over, so no decision names another.
+ * One call plans a Context of up to 1,000 current facts whole, or one window of a larger one with
+ * the facts most like it (store/consolidation-set.ts); `through` is where the next call goes on.
  */
 export async function consolidateLens(
   deps: OperationDeps,
   context: Parameters<typeof chargeTokens>[1],
   caller: { lens: string[][]; grants: Grants },
-  dryRun: boolean,
+  walk: { dryRun: boolean; after: number },
   provider: ModelProvider,
-): Promise<{ response: ConsolidateResponse; budget: BudgetState }> {
+): Promise<{ response: ConsolidateResponse; budget: BudgetState; through: number }> {
+  const { dryRun } = walk;
   const store = deps.store(context.id);
   const readable = lensFromGrant(caller.grants['memory:read']);
-  const facts = (
-    await store.modelCurrentItems({ lens: caller.lens, kinds: ['fact'], limit: MAX_FACTS })
-  ).filter((f) => lensMatches(readable, f.scopes));
+  const set = await store.modelConsolidationSet({ lens: caller.lens, after: walk.after });
+  const facts = set.facts.filter((f) => lensMatches(readable, f.scopes));
   const writeGrant = caller.grants['memory:write'];
   const raw = await planConsolidation(provider, facts);
   const plan = { ...raw, decisions: withinWriter(raw.decisions, facts, writeGrant) };
@@ -105,6 +130,7 @@ export async function consolidateLens(
       decisions: plan.decisions,
       dry_run: dryRun,
       applied,
+      next_cursor: set.end ? null : encodeConsolidationCursor(set.through),
       summary: { merge: count('merge'), supersede: count('supersede'), keep: count('keep') },
       provider: plan.attribution.provider,
       model: plan.attribution.model,
@@ -112,5 +138,6 @@ export async function consolidateLens(
       usage: { ...plan.usage, total_tokens: plan.usage.input_tokens + plan.usage.output_tokens },
     },
     budget,
+    through: set.through,
   };
 }

@@ -20,7 +20,16 @@ const route = createRoute({
   summary: 'Merge duplicates and supersede older values over the facts the key may write',
   request: {
     params: ContextIdParam,
-    body: jsonBody(z.object({ lens: Lens.optional(), dry_run: z.boolean().optional() })),
+    body: jsonBody(
+      z.object({
+        lens: Lens.optional(),
+        dry_run: z.boolean().optional(),
+        cursor: z.string().min(1).max(64).optional().openapi({
+          description:
+            'A `next_cursor` from an earlier call: goes on with the next window of a Context of more than 1,000 current facts',
+        }),
+      }),
+    ),
   },
   responses: {
     200: jsonResponse(
@@ -29,6 +38,10 @@ const route = createRoute({
           decisions: z.array(Decision),
           dry_run: z.boolean(),
           applied: z.number().int(),
+          next_cursor: z.string().nullable().openapi({
+            description:
+              'Set when facts past this window remain (a Context of more than 1,000 current facts is planned a window at a time, each with the facts most like it anywhere in the Context); null once the walk has reached the end',
+          }),
           summary: z.object({
             merge: z.number().int(),
             supersede: z.number().int(),
@@ -56,6 +69,7 @@ export const consolidateRoutes: RouteModule = {
         contextId: c.req.valid('param').context_id,
         lens: body.lens,
         dry_run: body.dry_run,
+        cursor: body.cursor,
       });
       setModelHeaders(c, budget, response);
       return c.json(response, 200);

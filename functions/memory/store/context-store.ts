@@ -4,7 +4,6 @@ import {
   cacheGet,
   cachePut,
   countStaleVectors,
-  currentItems,
   modelUsageTotals,
   recordModelUsage,
   setTurnExtraction,
@@ -18,6 +17,13 @@ import {
 import type { Result } from '../errors.ts';
 import type { ItemRecord, NewItem, SearchRequest } from './types.ts';
 import { ContextDocuments } from './context-documents.ts';
+import {
+  consolidationMark,
+  consolidationSet,
+  setConsolidationMark,
+  type ConsolidationSet,
+} from './consolidation-set.ts';
+import { currentItems } from './fact-window.ts';
 
 export type { IdempotentWrite } from './context-core.ts';
 
@@ -64,6 +70,23 @@ export class ContextDatabase extends ContextDocuments {
     limit: number;
   }): Promise<LiveItem[]> {
     return currentItems(this.sql, input);
+  }
+
+  /** The facts one consolidation call plans over, from `after` on (store/consolidation-set.ts). */
+  async modelConsolidationSet(input: {
+    lens: string[][];
+    after: number;
+  }): Promise<ConsolidationSet> {
+    return consolidationSet(this.modelHandle, input);
+  }
+
+  /** Where the cadenced consolidation goes on from (0: from the start). */
+  async modelConsolidationMark(): Promise<number> {
+    return consolidationMark(this.sql);
+  }
+
+  async modelSetConsolidationMark(seq: number): Promise<void> {
+    setConsolidationMark(this.sql, seq);
   }
 
   async modelPersistReflections(items: NewItem[], sources: string[][]): Promise<ItemRecord[]> {

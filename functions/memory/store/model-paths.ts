@@ -1,4 +1,3 @@
-import { lensMatches } from '../scopes/lens.ts';
 import { countedSinceLastWrite, keptCount } from './counts.ts';
 import { hasTable } from './schema-facts.ts';
 import { getItemRow, insertItems, toRecord, type ItemRow } from './items.ts';
@@ -74,38 +73,6 @@ export function liveItems(sql: SqlStorage, ids: string[]): LiveItem[] {
   for (const id of ids) {
     const row = getItemRow(sql, id);
     if (row) out.push(toLiveItem(row));
-  }
-  return out;
-}
-
-/** Current (not superseded) items of `kinds` inside `lens`, oldest first, at most `limit`. */
-export function currentItems(
-  sql: SqlStorage,
-  input: { lens: string[][]; kinds: string[]; limit: number },
-): LiveItem[] {
-  const out: LiveItem[] = [];
-  const placeholders = input.kinds.map(() => '?').join(', ');
-  // Pages read to their end: a cursor left half read holds WAL checkpoints back (fts.ts `ranked`).
-  let after = 0;
-  for (let size = Math.max(input.limit * 2, 64); out.length < input.limit; size *= 4) {
-    const rows = sql
-      .exec<ItemRow>(
-        `SELECT * FROM items WHERE valid_until IS NULL AND kind IN (${placeholders}) AND seq > ?
-          ORDER BY seq LIMIT ?`,
-        ...input.kinds,
-        after,
-        size,
-      )
-      .toArray();
-    for (const row of rows) {
-      const item = toLiveItem(row);
-      if (!lensMatches(input.lens, item.scopes)) continue;
-      out.push(item);
-      if (out.length >= input.limit) break;
-    }
-    const last = rows[rows.length - 1];
-    if (rows.length < size || !last) break;
-    after = last.seq;
   }
   return out;
 }

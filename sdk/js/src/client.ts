@@ -282,8 +282,14 @@ export class MemoryClient extends ManagementMethods {
     });
   }
 
-  consolidate(options: { lens?: Lens; dryRun?: boolean } = {}): Promise<Record<string, unknown>> {
-    const json = { lens: options.lens, dry_run: options.dryRun };
+  /**
+   * Merges duplicates and supersedes older values. A Context of more than 1,000 current facts is
+   * planned a window at a time: pass the response's `next_cursor` back as `cursor` to go on.
+   */
+  consolidate(
+    options: { lens?: Lens; dryRun?: boolean; cursor?: string } = {},
+  ): Promise<Record<string, unknown>> {
+    const json = { lens: options.lens, dry_run: options.dryRun, cursor: options.cursor };
     return this.#call({ method: 'POST', path: this.#p('/consolidate'), json, retryable: false });
   }
 

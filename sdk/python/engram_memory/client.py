@@ -427,8 +427,19 @@ class MemoryClient:
         body = {"lens": lens, "persist": persist}
         return self._t.request("POST", self._p("/reflect"), json_body=body, retryable=False)
 
-    def consolidate(self, *, lens: Optional[Lens] = None, dry_run: Optional[bool] = None) -> JSON:
-        body = {"lens": lens, "dry_run": dry_run}
+    def consolidate(
+        self,
+        *,
+        lens: Optional[Lens] = None,
+        dry_run: Optional[bool] = None,
+        cursor: Optional[str] = None,
+    ) -> JSON:
+        """Merges duplicates and supersedes older values.
+
+        A Context of more than 1,000 current facts is planned a window at a time: pass the
+        response's ``next_cursor`` back as ``cursor`` to go on.
+        """
+        body = {"lens": lens, "dry_run": dry_run, "cursor": cursor}
         return self._t.request("POST", self._p("/consolidate"), json_body=body, retryable=False)
 
     # --- documents ---------------------------------------------------------------------------

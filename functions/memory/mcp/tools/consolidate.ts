@@ -9,11 +9,18 @@ export const consolidateTool = defineTool({
     context_id: contextIdField,
     lens: lensField,
     dry_run: z.boolean().optional().describe('Preview the decisions without applying them.'),
+    cursor: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe('A next_cursor from an earlier call: the next window of a large Context.'),
   }),
   output: toolOutput({
     decisions: z.array(z.looseObject({})),
     dry_run: z.boolean(),
     applied: z.number(),
+    next_cursor: z.string().nullable(),
   }),
   annotations: {
     readOnlyHint: false,
@@ -28,6 +35,7 @@ export const consolidateTool = defineTool({
       contextId,
       lens: args.lens,
       dry_run: args.dry_run,
+      cursor: args.cursor,
     });
     const r = outcome.response;
     await ctx.report.progress(
