@@ -39,6 +39,13 @@ const PARTS: Part[] = [
     exportName: 'runScaleProfile',
     onlyWhenNamed: true,
   },
+  // Long work on the same kept Context: consolidation calls, re-embedding jobs (prints only).
+  {
+    name: 'scale-long',
+    module: './scale-long.ts',
+    exportName: 'runScaleLong',
+    onlyWhenNamed: true,
+  },
   // Lighthouse and axe-core on the audited pages (also alone: `npm run audit`).
   { name: 'audit', module: '../audit.ts', exportName: 'runAudit' },
 ];

@@ -69,9 +69,32 @@ export function readAttribute(statement: string): AttributeReading | undefined {
   return { subject, attribute, value: normalise(valueTokens.join(' ')) };
 }
 
+/** A bare linking verb ("is", "has") is too vague to call two values rivals. */
+function vague(attribute: string): boolean {
+  return LINKING.has(attribute) || /^\S+ (?:a|an|with|on)$/.test(attribute);
+}
+
 /** Two readings describe the same attribute of the same subject. */
 export function sameAttribute(a: AttributeReading, b: AttributeReading): boolean {
-  // A bare linking verb ("is", "has") is too vague to call two values rivals.
-  if (LINKING.has(a.attribute) || /^\S+ (?:a|an|with|on)$/.test(a.attribute)) return false;
+  if (vague(a.attribute)) return false;
   return a.subject === b.subject && a.attribute === b.attribute;
+}
+
+/**
+ * The verb stems a statement of `attribute` may use ("location": liv, mov, relocat, bas), each
+ * the stem of its main verb (a linking verb before it skipped), so that a search can find the
+ * other statements of the same attribute. Empty for an attribute too vague to be superseded.
+ */
+export function attributeVerbStems(attribute: string): string[] {
+  if (vague(attribute)) return [];
+  const predicates = Object.entries(PREDICATE_GROUPS)
+    .filter(([, group]) => group === attribute)
+    .map(([predicate]) => predicate);
+  const out = new Set<string>();
+  for (const predicate of predicates.length > 0 ? predicates : [attribute]) {
+    const words = predicate.split(' ');
+    const verb = LINKING.has(words[0] ?? '') && words.length > 1 ? words[1] : words[0];
+    if (verb) out.add(verb);
+  }
+  return [...out];
 }

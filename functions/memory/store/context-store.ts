@@ -77,7 +77,7 @@ export class ContextDatabase extends ContextDocuments {
     lens: string[][];
     after: number;
   }): Promise<ConsolidationSet> {
-    return consolidationSet(this.modelHandle, input);
+    return consolidationSet(this.sql, input);
   }
 
   /** Where the cadenced consolidation goes on from (0: from the start). */

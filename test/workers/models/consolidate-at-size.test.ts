@@ -4,7 +4,12 @@ import { enqueueJob, enqueueSuccessor } from '../../../functions/memory/jobs/enq
 import { markSucceeded } from '../../../functions/memory/jobs/job-log.ts';
 import type { JobEnvelope } from '../../../functions/memory/jobs/messages.ts';
 import { jobRegistry } from '../../../functions/memory/jobs/registry.ts';
-import { WHOLE_CONTEXT, WINDOW } from '../../../functions/memory/store/consolidation-set.ts';
+import {
+  PER_FACT,
+  WHOLE_CONTEXT,
+  WINDOW,
+} from '../../../functions/memory/store/consolidation-set.ts';
+import { consolidationCandidates } from '../../../functions/memory/store/consolidation-candidates.ts';
 import { currentItems, factWindow } from '../../../functions/memory/store/fact-window.ts';
 import { insertItems } from '../../../functions/memory/store/items.ts';
 import { applyMigrations } from '../../../functions/memory/store/schema/runner.ts';
@@ -88,7 +93,7 @@ describe('consolidation at any size', () => {
       const body: Record<string, unknown> = { dry_run: true, ...(cursor ? { cursor } : {}) };
       const plan: Plan = await json<Plan>(await call(`/api/v1/${ctx}/consolidate`, { body }), 200);
       // A window and the facts like it: never the whole Context.
-      expect(plan.decisions.length).toBeLessThanOrEqual(WINDOW * 9);
+      expect(plan.decisions.length).toBeLessThanOrEqual(WINDOW * (1 + PER_FACT));
       for (const d of plan.decisions)
         if (d.action !== 'keep') changes.add(`${d.action} ${d.id} ${d.into ?? d.by}`);
       cursor = plan.next_cursor;
@@ -233,6 +238,47 @@ describe('fact windows', () => {
       expect(newest.map((f) => f.content)).toEqual(
         [245, 246, 247, 248, 249].map((i) => `window note ${i}`),
       );
+    });
+  });
+});
+
+describe('consolidation candidates', () => {
+  it('find a twin that differs in one rare word, and another value of an attribute', async () => {
+    await runInDurableObject(env.CONTEXT_STORE.getByName('candidates'), (_obj, state) => {
+      applyMigrations(state.storage);
+      const sql = state.storage.sql;
+      const texts = [
+        'Priya repaired the vintage Vespa scooter in Bologna last spring.',
+        'Priya works at Ferrari.',
+        'Giulia sold her Lambretta.',
+        // Newer than the two above: 40 rows for each word they share, and other subjects' jobs.
+        ...Array.from({ length: 40 }, (_, i) => `Priya repaired the ${ADJ[i % 20]} scooter ${i}.`),
+        ...Array.from({ length: 40 }, (_, i) => `Marco ${i} works at Ferrari in Bologna.`),
+      ];
+      const items = texts.map((content): NewItem => ({
+        kind: 'fact',
+        content,
+        scopes: [],
+        metadata: null,
+        sessionId: null,
+        sourceId: null,
+        vector: null,
+      }));
+      state.storage.transactionSync(() =>
+        insertItems(sql, new VectorCache(), items, '2024-01-01T00:00:00.000Z'),
+      );
+      const seqOf = (text: string) =>
+        sql.exec<{ seq: number }>('SELECT seq FROM items WHERE content = ?', text).one().seq;
+      // "Lambretta" for "Vespa": a word as rare as any differs, so the rarest pair misses the
+      // twin and the next one finds it.
+      expect(
+        consolidationCandidates(
+          sql,
+          'Priya repaired the vintage Lambretta scooter in Bologna last spring.',
+        ),
+      ).toContain(seqOf(texts[0] ?? ''));
+      // Same subject, a verb of the same attribute (employer: work at, work for, join).
+      expect(consolidationCandidates(sql, 'Priya joined Ducati.')).toContain(seqOf(texts[1] ?? ''));
     });
   });
 });
