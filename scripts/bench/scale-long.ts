@@ -3,6 +3,7 @@
 // file (grow one with `npm run bench -- scale-profile --sizes=1000000 --file=F`; this part writes
 // to it, so give it a copy). Prints only; what a call costs is what a request's CPU limit sees.
 //   npm run bench -- scale-long --file=/tmp/ctx.db [--windows=20] [--jobs=4]
+// Also one migration call (MIGRATION_ROWS_PER_CALL rows) of each schema step with a `fill`.
 import { planConsolidation } from '../../functions/memory/inference/consolidate.ts';
 import { localProvider } from '../../functions/memory/models/local-provider.ts';
 import { embedHashed, HASH_MODEL_ID } from '../../functions/memory/retrieval/local-embeddings.ts';
@@ -13,7 +14,9 @@ import {
   storeVectors,
   type ModelHandle,
 } from '../../functions/memory/store/model-rpc.ts';
-import { applyMigrations } from '../../functions/memory/store/schema/runner.ts';
+import { SCHEMA_MIGRATIONS } from '../../functions/memory/store/schema/index.ts';
+import { applyMigrations, FILL_PIECE } from '../../functions/memory/store/schema/runner.ts';
+import { MIGRATION_ROWS_PER_CALL } from '../../functions/memory/store/migrate-fenced.ts';
 import { VectorCache } from '../../functions/memory/store/vectors.ts';
 import { nodeStorage } from '../../test/support/node-sql-storage.ts';
 
@@ -87,5 +90,24 @@ export async function runScaleLong(flags: string[]): Promise<null> {
     runs.push(performance.now() - t0);
   }
   console.log(`re-embedding: ${jobs} jobs of 512 items: ${summary('a job', runs)}`);
+  // One migration call of each step that rewrites every row, from the middle of the Context (the
+  // file is at the latest version, so the rows already hold what the steps add: this is their
+  // reading and analysis, which is most of their cost).
+  for (const step of SCHEMA_MIGRATIONS) {
+    if (!step.fill) continue;
+    const pieces: number[] = [];
+    let after: number | null = Math.floor(top / 2);
+    for (let rows = 0; rows < MIGRATION_ROWS_PER_CALL && after !== null; rows += FILL_PIECE) {
+      const from: number = after;
+      const t0 = performance.now();
+      after = storage.transactionSync(() => step.fill?.(storage.sql, from, FILL_PIECE) ?? null);
+      pieces.push(performance.now() - t0);
+    }
+    const total = pieces.reduce((a, b) => a + b, 0);
+    console.log(
+      `schema step ${step.version}: a call of ${pieces.length} pieces of ${FILL_PIECE} rows ` +
+        `${(total / 1000).toFixed(2)} s; ${summary('a piece', pieces)}`,
+    );
+  }
   return null;
 }

@@ -40,14 +40,11 @@ export async function enqueueJob(
  */
 export async function enqueueSuccessor(
   env: EnqueueDeps,
-  current: Pick<JobEnvelope, 'job_id' | 'kind' | 'context_id'>,
+  current: JobEnvelope,
 ): Promise<EnqueueResult> {
   const key = dedupKeyFor(current.kind, current.context_id);
-  const job = {
-    kind: current.kind,
-    context_id: current.context_id,
-    job_id: `job_${crypto.randomUUID()}`,
-  } as JobEnvelope;
+  // The same job's body (a migration's target too) under a new id.
+  const job: JobEnvelope = { ...current, job_id: `job_${crypto.randomUUID()}` };
   const holder = await env.DB.prepare('SELECT job_id FROM job_dedup WHERE dedup_key = ?')
     .bind(key)
     .first<{ job_id: string }>();

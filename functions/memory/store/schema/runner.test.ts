@@ -1,7 +1,7 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { LATEST_SCHEMA_VERSION, SCHEMA_MIGRATIONS } from './index.ts';
-import { applyMigrations, readSchemaVersion } from './runner.ts';
+import { applyMigrations, migrateInPieces, readSchemaVersion } from './runner.ts';
 import type { SchemaMigration } from './types.ts';
 
 const steps: SchemaMigration[] = [
@@ -53,6 +53,69 @@ describe('per-Context schema runner', () => {
       expect(() => applyMigrations(state.storage, 3, steps)).toThrow('step 3 broke');
       expect(readSchemaVersion(state.storage.sql)).toBe(2);
       expect(tables(state.storage.sql)).toEqual(['t1', 't2']);
+    });
+  });
+
+  it('a step with a fill goes in pieces up to a row budget, and on from the last piece done', async () => {
+    let breakAt = 8;
+    const filled: SchemaMigration[] = [
+      {
+        version: 1,
+        name: 'rows',
+        up: (sql) => {
+          sql.exec('CREATE TABLE r (n INTEGER PRIMARY KEY, v TEXT)');
+          for (let n = 1; n <= 10; n++) sql.exec('INSERT INTO r (n) VALUES (?)', n);
+        },
+      },
+      {
+        version: 2,
+        name: 'fill',
+        up: (sql) => sql.exec('CREATE TABLE t2 (x INTEGER)'),
+        fill: (sql, after, rows) => {
+          const batch = sql
+            .exec<{ n: number }>('SELECT n FROM r WHERE n > ? ORDER BY n LIMIT ?', after, rows)
+            .toArray();
+          for (const { n } of batch) {
+            sql.exec(`UPDATE r SET v = 'x' WHERE n = ?`, n);
+            if (n === breakAt) throw new Error(`row ${n} broke`);
+          }
+          return batch.length < rows ? null : (batch[batch.length - 1]?.n ?? null);
+        },
+      },
+    ];
+    const stub = env.CONTEXT_STORE.getByName('runner-test-fill');
+    await runInDurableObject(stub, (_instance, state) => {
+      const sql = state.storage.sql;
+      const done = () =>
+        sql
+          .exec<{ n: number }>(`SELECT n FROM r WHERE v = 'x' ORDER BY n`)
+          .toArray()
+          .map((r) => r.n);
+      const filling = () =>
+        sql.exec<{ value: string }>(`SELECT value FROM _meta WHERE key = 'filling'`).toArray()[0]
+          ?.value;
+      expect(migrateInPieces(state.storage, 2, filled, 3)).toEqual({
+        applied: [{ version: 1, name: 'rows' }],
+        pending: true,
+      });
+      expect(readSchemaVersion(sql)).toBe(1);
+      expect(done()).toEqual([1, 2, 3]);
+      expect(filling()).toBe('2:3');
+      expect(migrateInPieces(state.storage, 2, filled, 3).pending).toBe(true);
+      expect(done()).toEqual([1, 2, 3, 4, 5, 6]);
+      // A piece that fails rolls back alone; the pieces before it stay done.
+      expect(() => migrateInPieces(state.storage, 2, filled, 3)).toThrow('row 8 broke');
+      expect(done()).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(filling()).toBe('2:6');
+      breakAt = -1;
+      expect(migrateInPieces(state.storage, 2, filled, 100)).toEqual({
+        applied: [{ version: 2, name: 'fill' }],
+        pending: false,
+      });
+      expect(readSchemaVersion(sql)).toBe(2);
+      expect(done()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      expect(filling()).toBeUndefined();
+      expect(tables(sql)).toEqual(['t2']);
     });
   });
 });

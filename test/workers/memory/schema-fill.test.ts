@@ -1,0 +1,119 @@
+import { env, runInDurableObject } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import type { JobEnvelope } from '../../../functions/memory/jobs/messages.ts';
+import { migrateContext } from '../../../functions/memory/jobs/migrate-context.ts';
+import { STATES_A_TIME } from '../../../functions/memory/retrieval/time-terms.ts';
+import { insertItems } from '../../../functions/memory/store/items.ts';
+import { migrateFenced } from '../../../functions/memory/store/migrate-fenced.ts';
+import { answerTypeTermsStep } from '../../../functions/memory/store/schema/answer-type-terms.ts';
+import { LATEST_SCHEMA_VERSION } from '../../../functions/memory/store/schema/index.ts';
+import { placeTermsStep } from '../../../functions/memory/store/schema/place-terms.ts';
+import {
+  applyMigrations,
+  FILL_PIECE,
+  readSchemaVersion,
+} from '../../../functions/memory/store/schema/runner.ts';
+import { VectorCache } from '../../../functions/memory/store/vectors.ts';
+import { plainItem } from './helpers.ts';
+
+// The schema steps that rewrite every row (answer-type terms, place terms) go in pieces of
+// FILL_PIECE rows, a bounded number a migration call (store/migrate-fenced.ts), and end where one
+// unbounded run ends: at a million facts one run took 39 s and held every row in memory.
+
+const N = 4_500;
+const SAYS = [
+  'Maya: Pia had the baby last Friday!',
+  'Tom: booked flights to Kyoto for the spring.',
+  'Maya: I am relocating to Brighton.',
+  'Tom: the blue kettle is on the shelf.',
+];
+const text = (i: number) => `${SAYS[i % SAYS.length] ?? ''} (${i})`;
+
+/** A Context at the version before the steps, its rows as written then (without the tokens). */
+function before(storage: DurableObjectStorage): void {
+  const sql = storage.sql;
+  applyMigrations(storage, answerTypeTermsStep.version - 1);
+  for (let i = 0; i < N; i += 500)
+    storage.transactionSync(() =>
+      insertItems(
+        sql,
+        new VectorCache(),
+        Array.from({ length: Math.min(500, N - i) }, (_, j) => plainItem(text(i + j))),
+        '2023-06-04T18:00:00.000Z',
+      ),
+    );
+  for (const token of [STATES_A_TIME, 'qaplace', 'qaperson', 'japan', 'city', 'country'])
+    sql.exec(`UPDATE items_fts SET terms = trim(replace(terms, ?, ''))`, token);
+}
+
+function allTerms(sql: SqlStorage): string[] {
+  return sql
+    .exec<{ terms: string }>('SELECT terms FROM items_fts ORDER BY rowid')
+    .toArray()
+    .map((r) => r.terms);
+}
+
+describe('schema steps that rewrite every row', () => {
+  it('go in pieces a bounded number of rows a call and end as one unbounded run does', async () => {
+    const whole = await runInDurableObject(
+      env.CONTEXT_STORE.getByName('schema-fill-whole'),
+      (_obj, state) => {
+        before(state.storage);
+        applyMigrations(state.storage);
+        return allTerms(state.storage.sql);
+      },
+    );
+    expect(whole.filter((t) => t.includes('qaplace')).length).toBeGreaterThan(N / 3);
+    await runInDurableObject(env.CONTEXT_STORE.getByName('schema-fill-pieces'), (_obj, state) => {
+      const sql = state.storage.sql;
+      before(state.storage);
+      expect(allTerms(sql)).not.toEqual(whole);
+      const versions: number[] = [];
+      let calls = 0;
+      for (;;) {
+        const run = migrateFenced(state.storage, 1, LATEST_SCHEMA_VERSION, FILL_PIECE);
+        if (!run.ok) throw new Error(run.error);
+        calls++;
+        versions.push(readSchemaVersion(sql));
+        if (!run.pending || calls > 20) break;
+      }
+      // 4,500 rows in pieces of 2,000 a call: three calls a step, then the steps after them.
+      expect(calls).toBe(6);
+      expect(versions.slice(0, 2)).toEqual([9, 9]);
+      expect(versions[2]).toBe(answerTypeTermsStep.version);
+      expect(versions[4]).toBe(answerTypeTermsStep.version);
+      expect(versions[5]).toBe(LATEST_SCHEMA_VERSION);
+      expect(placeTermsStep.version).toBe(answerTypeTermsStep.version + 1);
+      expect(allTerms(sql)).toEqual(whole);
+    });
+  });
+
+  it('a migration job whose call left rows to do hands the rest to a successor', async () => {
+    const sent: JobEnvelope[] = [];
+    const calls: number[] = [];
+    const store = {
+      migrateSchema: async (_token: number, target: number) => {
+        calls.push(target);
+        return { ok: true, version: 10, applied: [], pending: calls.length === 1 };
+      },
+    };
+    const scripted = {
+      ...env,
+      CONTEXT_STORE: { getByName: () => store },
+      JOBS: { send: async (job: JobEnvelope) => void sent.push(job) },
+    } as unknown as Env;
+    const job = {
+      kind: 'context_migrate',
+      job_id: 'job_fill_1',
+      context_id: 'schema-fill-job',
+      target_version: LATEST_SCHEMA_VERSION,
+    } as const;
+    await migrateContext(job, scripted);
+    expect(sent).toEqual([{ ...job, job_id: expect.stringMatching(/^job_/) }]);
+    expect(sent[0]?.job_id).not.toBe(job.job_id);
+    // The successor's run finishes the step: no further job.
+    await migrateContext({ ...job, job_id: sent[0]?.job_id ?? '' }, scripted);
+    expect(sent).toHaveLength(1);
+    expect(calls).toEqual([LATEST_SCHEMA_VERSION, LATEST_SCHEMA_VERSION]);
+  });
+});
