@@ -1,63 +1,81 @@
-// Long work on a large Context, without wrangler: the consolidation walk's calls and the
-// re-embedding job's runs, each timed, over node:sqlite in this process on a Context kept in a
-// file (grow one with `npm run bench -- scale-profile --sizes=1000000 --file=F`; this part writes
-// to it, so give it a copy). Prints only; what a call costs is what a request's CPU limit sees.
-//   npm run bench -- scale-long --file=/tmp/ctx.db [--windows=20] [--jobs=4]
-// Also one migration call (MIGRATION_ROWS_PER_CALL rows) of each schema step with a `fill`.
+// Long work on a large Context, without wrangler: consolidation calls, re-embedding jobs and one
+// migration call of each schema step that rewrites every row, each timed, over node:sqlite in
+// this process on a Context kept in a file (grow one with `npm run bench -- scale-profile
+// --sizes=1000000 --file=F`; this part writes to it, so give it a copy). What a call costs is
+// what a request's CPU limit sees. Beside the consolidation calls, the same windows gathered the
+// way the first version did (a bm25 search a fact, `relatedFacts`), as the baseline.
+//   npm run bench -- scale-long --file=/tmp/ctx.db [--windows=10] [--jobs=4]
 import { planConsolidation } from '../../functions/memory/inference/consolidate.ts';
 import { localProvider } from '../../functions/memory/models/local-provider.ts';
 import { embedHashed, HASH_MODEL_ID } from '../../functions/memory/retrieval/local-embeddings.ts';
-import { consolidationSet } from '../../functions/memory/store/consolidation-set.ts';
+import { consolidationSet, WINDOW } from '../../functions/memory/store/consolidation-set.ts';
+import { factWindow } from '../../functions/memory/store/fact-window.ts';
+import { MIGRATION_ROWS_PER_CALL } from '../../functions/memory/store/migrate-fenced.ts';
 import { countStaleVectors } from '../../functions/memory/store/model-paths.ts';
 import {
+  relatedFacts,
   staleItems,
   storeVectors,
   type ModelHandle,
 } from '../../functions/memory/store/model-rpc.ts';
 import { SCHEMA_MIGRATIONS } from '../../functions/memory/store/schema/index.ts';
 import { applyMigrations, FILL_PIECE } from '../../functions/memory/store/schema/runner.ts';
-import { MIGRATION_ROWS_PER_CALL } from '../../functions/memory/store/migrate-fenced.ts';
 import { VectorCache } from '../../functions/memory/store/vectors.ts';
 import { nodeStorage } from '../../test/support/node-sql-storage.ts';
+
+const ALL = [['*']];
 
 function flag(flags: string[], name: string): string | undefined {
   return flags.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 }
 
-function summary(label: string, ms: number[]): string {
+function at(ms: number[], p: number): string {
   const sorted = [...ms].sort((a, b) => a - b);
-  const at = (p: number) => (sorted[Math.floor(p * (sorted.length - 1))] ?? 0).toFixed(0);
-  return `${label} p50 ${at(0.5)} ms, max ${at(1)} ms`;
+  return (sorted[Math.floor(p * (sorted.length - 1))] ?? 0).toFixed(0);
+}
+
+const p50max = (ms: number[]) => `${at(ms, 0.5)} / ${at(ms, 1)}`;
+
+interface Walk {
+  gather: number[];
+  plan: number[];
+  facts: number;
+  changes: number;
 }
 
 /** Consolidation calls from `after` on (planned, not applied: the file stays as it was). */
-async function walk(h: ModelHandle, after: number, windows: number): Promise<void> {
-  const sets: number[] = [];
-  const plans: number[] = [];
-  let facts = 0;
-  let changes = 0;
+async function walk(h: ModelHandle, after: number, windows: number, baseline: boolean) {
+  const out: Walk = { gather: [], plan: [], facts: 0, changes: 0 };
+  const sql = h.storage.sql;
   for (let w = 0; w < windows; w++) {
     const t0 = performance.now();
-    const set = consolidationSet(h.storage.sql, { lens: [['*']], after });
+    let set = consolidationSet(sql, { lens: ALL, after });
+    if (baseline) {
+      const part = factWindow(sql, { lens: ALL, kinds: ['fact'], from: after, limit: WINDOW });
+      const ids = new Set(part.facts.map((f) => f.id));
+      const related = relatedFacts(
+        h,
+        part.facts.map((f) => f.content),
+        ALL,
+      ).filter((f) => !ids.has(f.id));
+      set = { ...part, facts: [...part.facts, ...related] };
+    }
     const t1 = performance.now();
     const plan = await planConsolidation(localProvider(), set.facts);
-    sets.push(t1 - t0);
-    plans.push(performance.now() - t1);
-    facts += set.facts.length;
-    changes += plan.decisions.filter((d) => d.action !== 'keep').length;
+    out.gather.push(t1 - t0);
+    out.plan.push(performance.now() - t1);
+    out.facts += set.facts.length;
+    out.changes += plan.decisions.filter((d) => d.action !== 'keep').length;
     if (set.end) break;
     after = set.through;
   }
-  console.log(
-    `  ${sets.length} calls: ${summary('set', sets)}; ${summary('plan', plans)}; ` +
-      `${(facts / sets.length).toFixed(0)} facts a call, ${changes} merges or supersedes`,
-  );
+  return out;
 }
 
-export async function runScaleLong(flags: string[]): Promise<null> {
+export async function runScaleLong(flags: string[]): Promise<string> {
   const file = flag(flags, 'file');
   if (!file) throw new Error('scale-long needs --file=<a copy of a grown Context>');
-  const windows = Number(flag(flags, 'windows') ?? 20);
+  const windows = Number(flag(flags, 'windows') ?? 10);
   const jobs = Number(flag(flags, 'jobs') ?? 4);
   const storage = nodeStorage(file);
   applyMigrations(storage as unknown as DurableObjectStorage);
@@ -68,15 +86,24 @@ export async function runScaleLong(flags: string[]): Promise<null> {
   const { n, top } = storage.sql
     .exec<{ n: number; top: number }>('SELECT count(*) AS n, max(seq) AS top FROM items')
     .one();
-  console.log(`${n} items`);
+  const rows: string[] = [];
   for (const [label, after] of [
     ['from the start', 0],
     ['from the middle', Math.floor(top / 2)],
     ['the newest', top - 2_000],
   ] as const) {
-    console.log(`consolidation, ${label}:`);
-    await walk(h, after, windows);
+    const now = await walk(h, after, windows, false);
+    const calls = now.gather.length;
+    rows.push(
+      `| consolidation call, ${label} (${calls} calls) | ${p50max(now.gather)} | ${p50max(now.plan)} | ${(now.facts / calls).toFixed(0)} facts a call, ${now.changes} merges or supersedes |`,
+    );
+    console.log(rows[rows.length - 1]);
   }
+  const before = await walk(h, Math.floor(top / 2), Math.min(windows, 3), true);
+  rows.push(
+    `| baseline: the same, from the middle, gathered by a bm25 search a fact (${before.gather.length} calls) | ${p50max(before.gather)} | ${p50max(before.plan)} | ${(before.facts / before.gather.length).toFixed(0)} facts a call, ${before.changes} merges or supersedes |`,
+  );
+  console.log(rows[rows.length - 1]);
   // Re-embedding to another model: a job is 8 batches of 64 (operations/reembed.ts).
   const runs: number[] = [];
   for (let j = 0; j < jobs; j++) {
@@ -89,7 +116,9 @@ export async function runScaleLong(flags: string[]): Promise<null> {
     countStaleVectors(storage.sql, HASH_MODEL_ID);
     runs.push(performance.now() - t0);
   }
-  console.log(`re-embedding: ${jobs} jobs of 512 items: ${summary('a job', runs)}`);
+  rows.push(
+    `| re-embedding job (${jobs} jobs of 512 items, local hashed embedder) | ${p50max(runs)} | | |`,
+  );
   // One migration call of each step that rewrites every row, from the middle of the Context (the
   // file is at the latest version, so the rows already hold what the steps add: this is their
   // reading and analysis, which is most of their cost).
@@ -97,17 +126,24 @@ export async function runScaleLong(flags: string[]): Promise<null> {
     if (!step.fill) continue;
     const pieces: number[] = [];
     let after: number | null = Math.floor(top / 2);
-    for (let rows = 0; rows < MIGRATION_ROWS_PER_CALL && after !== null; rows += FILL_PIECE) {
+    for (let done = 0; done < MIGRATION_ROWS_PER_CALL && after !== null; done += FILL_PIECE) {
       const from: number = after;
       const t0 = performance.now();
       after = storage.transactionSync(() => step.fill?.(storage.sql, from, FILL_PIECE) ?? null);
       pieces.push(performance.now() - t0);
     }
     const total = pieces.reduce((a, b) => a + b, 0);
-    console.log(
-      `schema step ${step.version}: a call of ${pieces.length} pieces of ${FILL_PIECE} rows ` +
-        `${(total / 1000).toFixed(2)} s; ${summary('a piece', pieces)}`,
+    rows.push(
+      `| schema step ${step.version}, one migration call (${pieces.length} pieces of ${FILL_PIECE} rows) | ${total.toFixed(0)} | | a piece ${p50max(pieces)} ms |`,
     );
   }
-  return null;
+  return [
+    `### Long work on a ${n.toLocaleString('en-US')}-item Context (\`npm run bench -- scale-long --file=<a copy> --windows=${windows} --jobs=${jobs}\`)`,
+    '',
+    'In process over node:sqlite on a copy of the `scale-profile` bench’s file; ms, p50 / max. A consolidation call gathers a window of 100 facts and the facts that could be their twins or other values (consolidation-candidates.ts), then plans them with the local provider; the baseline gathers the same windows the way the first version did.',
+    '',
+    '| work | ms (gather, or the whole call) | plan ms | |',
+    '|---|---|---|---|',
+    ...rows,
+  ].join('\n');
 }
