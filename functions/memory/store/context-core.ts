@@ -6,6 +6,7 @@ import {
   type EntitySummary,
 } from './entity-browse.ts';
 import { itemHistory } from './memory-browse.ts';
+import { recentItems } from './fact-window.ts';
 import { fail, ok, type Result } from '../errors.ts';
 import {
   beginIdempotent,
@@ -19,7 +20,6 @@ import {
   getItemRow,
   insertItems,
   listItems,
-  recentItems,
   toRecord,
   type ListItemsInput,
 } from './items.ts';

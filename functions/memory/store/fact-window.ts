@@ -1,6 +1,8 @@
 import { lensMatches } from '../scopes/lens.ts';
 import type { ItemRow } from './items.ts';
 import { toLiveItem, type LiveItem } from './model-paths.ts';
+import { hasColumn } from './schema-facts.ts';
+import type { ItemKind } from './types.ts';
 
 /**
  * Rows one window reads at most, whether the lens lets them through or not. A narrow lens over a
@@ -37,13 +39,15 @@ export function factWindow(sql: SqlStorage, input: FactWindowInput): FactWindow 
   const budget = input.budget ?? WINDOW_READ_BUDGET;
   const kinds = input.kinds.map(() => '?').join(', ');
   const [compare, order] = input.newestFirst ? ['<', 'DESC'] : ['>', 'ASC'];
+  // Below schema V2 items have no validity window: every one is current.
+  const current = hasColumn(sql, 'items', 'valid_until') ? 'valid_until IS NULL AND' : '';
   const facts: LiveItem[] = [];
   let through = input.from;
   let read = 0;
   for (let size = Math.min(Math.max(input.limit * 2, 64), budget); size > 0;) {
     const rows = sql
       .exec<ItemRow>(
-        `SELECT * FROM items WHERE valid_until IS NULL AND kind IN (${kinds}) AND seq ${compare} ?
+        `SELECT * FROM items WHERE ${current} kind IN (${kinds}) AND seq ${compare} ?
           ORDER BY seq ${order} LIMIT ?`,
         ...input.kinds,
         Number.isFinite(through) ? through : Number.MAX_SAFE_INTEGER,
@@ -74,4 +78,19 @@ export function currentItems(
   input: { lens: string[][]; kinds: readonly string[]; limit: number },
 ): LiveItem[] {
   return factWindow(sql, { ...input, from: Infinity, newestFirst: true }).facts.reverse();
+}
+
+/**
+ * The newest current items of `kind` inside `lens`, newest first, at most `limit`: what the
+ * context block shows when no query is given. Read from the newest `WINDOW_READ_BUDGET` rows:
+ * before, a lens that sees few of a large Context's facts read pages growing fourfold to the end
+ * of the table, a million rows held at once.
+ */
+export function recentItems(
+  sql: SqlStorage,
+  kind: ItemKind,
+  lens: string[][],
+  limit: number,
+): LiveItem[] {
+  return factWindow(sql, { lens, kinds: [kind], from: Infinity, newestFirst: true, limit }).facts;
 }

@@ -225,57 +225,37 @@ export interface ListItemsInput {
 }
 
 /** A page of items in insertion order, filtered by lens; `next` is the cursor for the next page. */
+/** Rows one list call reads at most (`GET /facts`), visible to the lens or not. */
+export const LIST_READ_BUDGET = 20_000;
+
 export function listItems(
   sql: SqlStorage,
   input: ListItemsInput,
 ): { items: ItemRecord[]; next: number | null } {
   const items: ItemRecord[] = [];
   let last = input.after;
-  const cursor = input.kind
-    ? sql.exec<ItemRow>(
-        'SELECT * FROM items WHERE seq > ? AND kind = ? ORDER BY seq',
-        input.after,
-        input.kind,
-      )
-    : sql.exec<ItemRow>('SELECT * FROM items WHERE seq > ? ORDER BY seq', input.after);
-  for (const row of cursor) {
-    if (items.length === input.limit) return { items, next: last };
-    last = row.seq;
-    const record = toRecord(row);
-    if (input.excludeSuperseded && record.valid_until) continue;
-    if (lensMatches(input.lens, record.scopes)) items.push(record);
-  }
-  return { items, next: null };
-}
-
-/** The newest `limit` current (not superseded) items of a kind inside the lens, newest first. */
-export function recentItems(
-  sql: SqlStorage,
-  kind: ItemKind,
-  lens: string[][],
-  limit: number,
-): ItemRecord[] {
-  const items: ItemRecord[] = [];
-  // Pages read to their end: a cursor left half read holds WAL checkpoints back (fts.ts `ranked`).
-  let before = Number.MAX_SAFE_INTEGER;
-  for (let size = Math.max(limit * 2, 64); items.length < limit; size *= 4) {
+  let read = 0;
+  const kind = input.kind ? 'AND kind = ?' : '';
+  // Pages read to their end (a cursor left half read holds WAL checkpoints back), at most
+  // LIST_READ_BUDGET rows a call: a lens that sees few of a large Context's items gets a short
+  // page and a cursor instead of a call that reads the table to its end.
+  for (let size = Math.min(input.limit + 1, LIST_READ_BUDGET); ;) {
     const rows = sql
       .exec<ItemRow>(
-        'SELECT * FROM items WHERE kind = ? AND seq < ? ORDER BY seq DESC LIMIT ?',
-        kind,
-        before,
-        size,
+        `SELECT * FROM items WHERE seq > ? ${kind} ORDER BY seq LIMIT ?`,
+        ...(input.kind ? [last, input.kind, size] : [last, size]),
       )
       .toArray();
+    read += rows.length;
     for (const row of rows) {
-      if (items.length === limit) break;
+      if (items.length === input.limit) return { items, next: last };
+      last = row.seq;
       const record = toRecord(row);
-      if (record.valid_until) continue;
-      if (lensMatches(lens, record.scopes)) items.push(record);
+      if (input.excludeSuperseded && record.valid_until) continue;
+      if (lensMatches(input.lens, record.scopes)) items.push(record);
     }
-    const last = rows[rows.length - 1];
-    if (rows.length < size || !last) break;
-    before = last.seq;
+    if (rows.length < size) return { items, next: null };
+    if (read >= LIST_READ_BUDGET) return { items, next: last };
+    size = Math.min(size * 4, LIST_READ_BUDGET - read);
   }
-  return items;
 }

@@ -10,7 +10,6 @@ import {
   WINDOW,
 } from '../../../functions/memory/store/consolidation-set.ts';
 import { consolidationCandidates } from '../../../functions/memory/store/consolidation-candidates.ts';
-import { currentItems, factWindow } from '../../../functions/memory/store/fact-window.ts';
 import { insertItems } from '../../../functions/memory/store/items.ts';
 import { applyMigrations } from '../../../functions/memory/store/schema/runner.ts';
 import type { NewItem } from '../../../functions/memory/store/types.ts';
@@ -193,52 +192,6 @@ describe('consolidation at any size', () => {
     const stray = { ...request, job_id: 'job_stray' } as JobEnvelope;
     expect(await enqueueSuccessor(deps, stray)).toMatchObject({ enqueued: false });
     expect(queue.sent).toHaveLength(2);
-  });
-});
-
-describe('fact windows', () => {
-  const item = (i: number): NewItem => ({
-    kind: 'fact',
-    content: `window note ${i}`,
-    scopes: i >= 250 ? ['team:eng'] : ['team:sales'],
-    metadata: null,
-    sessionId: null,
-    sourceId: null,
-    vector: null,
-  });
-
-  it('stops at its read budget and says where; newest first reads from the end', async () => {
-    await runInDurableObject(env.CONTEXT_STORE.getByName('fact-window'), (_obj, state) => {
-      applyMigrations(state.storage);
-      const sql = state.storage.sql;
-      state.storage.transactionSync(() =>
-        insertItems(
-          sql,
-          new VectorCache(),
-          Array.from({ length: 300 }, (_, i) => item(i)),
-          '2024-01-01T00:00:00.000Z',
-        ),
-      );
-      const eng = [['team:eng']];
-      const seen: string[] = [];
-      let from = 0;
-      let reads = 0;
-      for (;;) {
-        const w = factWindow(sql, { lens: eng, kinds: ['fact'], from, limit: 10, budget: 100 });
-        seen.push(...w.facts.map((f) => f.content));
-        expect(w.through).toBeGreaterThan(from);
-        from = w.through;
-        reads++;
-        if (w.end) break;
-      }
-      // 200 hidden rows read 100 at a time; then the last 50 hidden and 10 visible; then 10 a call.
-      expect(seen).toEqual(Array.from({ length: 50 }, (_, i) => `window note ${250 + i}`));
-      expect(reads).toBe(2 + 5);
-      const newest = currentItems(sql, { lens: [['team:sales']], kinds: ['fact'], limit: 5 });
-      expect(newest.map((f) => f.content)).toEqual(
-        [245, 246, 247, 248, 249].map((i) => `window note ${i}`),
-      );
-    });
   });
 });
 
