@@ -25,15 +25,22 @@ function quoted(word: string): string {
 
 export function consolidationCandidates(sql: SqlStorage, content: string): number[] {
   const byStem = new Map<string, string>();
+  // Words fts-tokens.ts does not mirror (most scripts other than Latin) have no known frequency;
+  // FTS5 still reads them, so they come after the counted ones.
+  const uncounted = new Set<string>();
   for (const m of content.toLowerCase().matchAll(WORD)) {
     const stem = ftsToken(m[0]);
-    if (stem !== null && !byStem.has(stem)) byStem.set(stem, m[0]);
+    if (stem === null) uncounted.add(m[0]);
+    else if (!byStem.has(stem)) byStem.set(stem, m[0]);
   }
   const df = documentFrequencies(sql, [...byStem.keys()]);
-  const rarest = [...byStem]
-    .filter(([stem]) => (df.get(stem) ?? 0) > 0)
-    .sort((a, b) => (df.get(a[0]) ?? 0) - (df.get(b[0]) ?? 0))
-    .map(([, word]) => word);
+  const rarest = [
+    ...[...byStem]
+      .filter(([stem]) => (df.get(stem) ?? 0) > 0)
+      .sort((a, b) => (df.get(a[0]) ?? 0) - (df.get(b[0]) ?? 0))
+      .map(([, word]) => word),
+    ...uncounted,
+  ];
   const queries: string[] = [];
   for (let i = 0; i + 1 < Math.min(rarest.length, 4); i += 2)
     queries.push(`content : (${quoted(rarest[i] ?? '')} AND ${quoted(rarest[i + 1] ?? '')})`);

@@ -204,6 +204,7 @@ describe('consolidation candidates', () => {
         'Priya repaired the vintage Vespa scooter in Bologna last spring.',
         'Priya works at Ferrari.',
         'Giulia sold her Lambretta.',
+        'Ο Νίκος μένει στη Θεσσαλονίκη με τη γάτα του!',
         // Newer than the two above: 40 rows for each word they share, and other subjects' jobs.
         ...Array.from({ length: 40 }, (_, i) => `Priya repaired the ${ADJ[i % 20]} scooter ${i}.`),
         ...Array.from({ length: 40 }, (_, i) => `Marco ${i} works at Ferrari in Bologna.`),
@@ -230,6 +231,10 @@ describe('consolidation candidates', () => {
           'Priya repaired the vintage Lambretta scooter in Bologna last spring.',
         ),
       ).toContain(seqOf(texts[0] ?? ''));
+      // Words outside fts-tokens.ts's mirror (Greek here) are still looked up, after the others.
+      expect(
+        consolidationCandidates(sql, 'Ο Νίκος μένει στη Θεσσαλονίκη με τη γάτα του.'),
+      ).toContain(seqOf(texts[3] ?? ''));
       // Same subject, a verb of the same attribute (employer: work at, work for, join).
       expect(consolidationCandidates(sql, 'Priya joined Ducati.')).toContain(seqOf(texts[1] ?? ''));
     });
