@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { askedKind, gatheredKind, spreadSessions } from './gathering.ts';
+import { askedKind, gatheredKind, spreadsOverSessions, spreadSessions } from './gathering.ts';
 
 /** Whether a question asks for every item of a category. */
 const asksToGather = (question: string): boolean => gatheredKind(question) !== null;
@@ -21,6 +21,26 @@ describe('asksToGather', () => {
     expect(asksToGather('What are you doing tonight?')).toBe(false);
     expect(asksToGather('What does Jo do for a living?')).toBe(false);
     expect(asksToGather('Where did Sam go in May?')).toBe(false);
+  });
+});
+
+describe('spreadsOverSessions', () => {
+  it('spreads a question that gathers a kind told over weeks', () => {
+    expect(spreadsOverSessions('What sports does Sam play?', false)).toBe(true);
+    expect(spreadsOverSessions('What kinds of music does Jo like?', false)).toBe(true);
+    expect(spreadsOverSessions('Which countries has Sasha visited?', false)).toBe(true);
+  });
+
+  it('not one whose answer is told once: an occasion, a day, one sort', () => {
+    expect(spreadsOverSessions('What emotions did John feel during the party?', false)).toBe(false);
+    expect(spreadsOverSessions('What games did they play at the picnic?', false)).toBe(false);
+    expect(spreadsOverSessions('What plans does Jon have after the event?', false)).toBe(false);
+    expect(spreadsOverSessions('What sports did Sam try last summer?', false)).toBe(false);
+    expect(spreadsOverSessions('What sports did Sam watch on 12.03.2024?', true)).toBe(false);
+    expect(spreadsOverSessions('What kind of music does Jo like?', false)).toBe(false);
+    // Still a gathering question: its kind's members widen the search.
+    expect(gatheredKind('What kind of music does Jo like?')).toBe('music');
+    expect(spreadsOverSessions('What time does the train leave?', false)).toBe(false);
   });
 });
 

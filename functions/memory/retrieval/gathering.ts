@@ -49,6 +49,24 @@ export function gatheredKind(question: string): string | null {
 }
 
 /**
+ * A gathering question whose answer is still told once, so the spread would only move it down
+ * among its session's other turns (its kind's members still widen the search):
+ * - pinned to one occasion: "What emotions did John feel during the party?", "…at the picnic
+ *   with her friends?", "…after the networking event?", "…last summer?" (a day it names is read
+ *   by the caller: named-days.ts);
+ * - asking for one sort, in the singular: "What kind of music does Jo like?" is answered by the
+ *   turn that says which sort ("mostly jazz"), where "What kinds of…" and "What sports…" ask
+ *   for the members told over weeks.
+ */
+const TOLD_ONCE =
+  /\b(?:during|after|before|while)\b|\blast\s+(?:night|week|weekend|month|year|summer|winter|spring|autumn|fall)\b|\b(?:at|on)\s+(?:the|a|an|his|her|their|my|your|our)\s+[a-z]|\b(?:kind|sort|type)\s+of\b/i;
+
+/** Whether a gathering question's list is spread over sessions (`spreadSessions`). */
+export function spreadsOverSessions(question: string, namesADay: boolean): boolean {
+  return gatheredKind(question) !== null && !namesADay && !TOLD_ONCE.test(question);
+}
+
+/**
  * `ranked` with its first `k` holding at most `cap` items of any one session; items over the cap
  * keep their order after the others. Items without a session are never capped.
  */

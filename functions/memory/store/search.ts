@@ -5,7 +5,7 @@ import { contentPrior } from '../retrieval/content-prior.ts';
 import { gatedWeights, lexicalCoverage } from '../retrieval/lexical-gate.ts';
 import { localVectorRanked } from '../retrieval/local-vector-mode.ts';
 import { SIF_MODEL_ID } from '../retrieval/sif-embeddings.ts';
-import { gatheredKind, spreadSessions } from '../retrieval/gathering.ts';
+import { gatheredKind, spreadsOverSessions, spreadSessions } from '../retrieval/gathering.ts';
 import { membersOf } from '../retrieval/kinds.ts';
 import { personalisedPageRank } from '../retrieval/ppr.ts';
 import { expansionTerms } from '../retrieval/prf.ts';
@@ -391,10 +391,11 @@ export function search(sql: SqlStorage, cache: VectorCache, asked: SearchRequest
   // What both fused modes do after fusion: conversation structure, the named day, the content
   // prior, and for a gathering question a list spread over sessions (gathering.ts: its facts
   // were told on different days).
+  const spreads = gathers && spreadsOverSessions(req.text, days.length > 0);
   const finish = (fused: Scored[]): Scored[] => {
     const conversed = conversationRanked(sql, fused, accept, read, weights);
     const ranked = withPrior(withNamedDays(conversed, onDay), read, req.text);
-    return gathers ? spreadSessions(ranked, k, (seq) => read(seq)?.session ?? null) : ranked;
+    return spreads ? spreadSessions(ranked, k, (seq) => read(seq)?.session ?? null) : ranked;
   };
   if (req.mode === 'hybrid') {
     const ranked = finish(fuseScores(arms, weights));
