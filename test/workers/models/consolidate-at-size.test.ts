@@ -12,8 +12,8 @@ import {
 import { consolidationCandidates } from '../../../functions/memory/store/consolidation-candidates.ts';
 import { insertItems } from '../../../functions/memory/store/items.ts';
 import { applyMigrations } from '../../../functions/memory/store/schema/runner.ts';
-import type { NewItem } from '../../../functions/memory/store/types.ts';
 import { VectorCache } from '../../../functions/memory/store/vectors.ts';
+import { plainItem } from '../memory/helpers.ts';
 import { call, createContext, json } from './model-api.ts';
 
 // Consolidation past 1,000 facts (store/consolidation-set.ts): a call plans one window with the
@@ -209,15 +209,7 @@ describe('consolidation candidates', () => {
         ...Array.from({ length: 40 }, (_, i) => `Priya repaired the ${ADJ[i % 20]} scooter ${i}.`),
         ...Array.from({ length: 40 }, (_, i) => `Marco ${i} works at Ferrari in Bologna.`),
       ];
-      const items = texts.map((content): NewItem => ({
-        kind: 'fact',
-        content,
-        scopes: [],
-        metadata: null,
-        sessionId: null,
-        sourceId: null,
-        vector: null,
-      }));
+      const items = texts.map(plainItem);
       state.storage.transactionSync(() =>
         insertItems(sql, new VectorCache(), items, '2024-01-01T00:00:00.000Z'),
       );

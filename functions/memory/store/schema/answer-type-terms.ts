@@ -1,5 +1,6 @@
 import { answerTypeTerms } from '../../retrieval/answer-type.ts';
 import { contentTimeTerms, STATES_A_TIME } from '../../retrieval/time-terms.ts';
+import { appendTerms, nextAfter, termRowsAfter } from './fts-term-rows.ts';
 import type { SchemaMigration } from './types.ts';
 
 /**
@@ -16,28 +17,13 @@ export const answerTypeTermsStep: SchemaMigration = {
     // Nothing but the rows: `fill`, in pieces (a million items took 39 s in one transaction).
   },
   fill(sql, after, rows) {
-    const batch = sql
-      .exec<{ seq: number; content: string; valid_from: string; terms: string }>(
-        `SELECT i.seq, i.content, i.valid_from, f.terms FROM items i
-         JOIN items_fts f ON f.rowid = i.seq
-         WHERE i.seq > ? AND f.terms IS NOT NULL ORDER BY i.seq LIMIT ?`,
-        after,
-        rows,
-      )
-      .toArray();
+    const batch = termRowsAfter(sql, after, rows);
     for (const row of batch) {
-      const have = new Set(row.terms.split(' '));
       const time = contentTimeTerms(row.content, row.valid_from).includes(STATES_A_TIME)
         ? [STATES_A_TIME]
         : [];
-      const added = [...time, ...answerTypeTerms(row.content)].filter((t) => !have.has(t));
-      if (added.length === 0) continue;
-      sql.exec(
-        'UPDATE items_fts SET terms = ? WHERE rowid = ?',
-        [row.terms, ...added].filter((t) => t !== '').join(' '),
-        row.seq,
-      );
+      appendTerms(sql, row, [...time, ...answerTypeTerms(row.content)]);
     }
-    return batch.length < rows ? null : (batch[batch.length - 1]?.seq ?? null);
+    return nextAfter(batch, rows);
   },
 };

@@ -1,5 +1,6 @@
 import { answerTypeTerm } from '../../retrieval/answer-type.ts';
 import { placeTerms } from '../../retrieval/places.ts';
+import { appendTerms, nextAfter, termRowsAfter } from './fts-term-rows.ts';
 import type { SchemaMigration } from './types.ts';
 
 /**
@@ -16,27 +17,11 @@ export const placeTermsStep: SchemaMigration = {
     // Nothing but the rows: `fill`, in pieces (a million items took 11 s in one transaction).
   },
   fill(sql, after, rows) {
-    const batch = sql
-      .exec<{ seq: number; content: string; terms: string }>(
-        `SELECT i.seq, i.content, f.terms FROM items i
-         JOIN items_fts f ON f.rowid = i.seq
-         WHERE i.seq > ? AND f.terms IS NOT NULL ORDER BY i.seq LIMIT ?`,
-        after,
-        rows,
-      )
-      .toArray();
+    const batch = termRowsAfter(sql, after, rows);
     for (const row of batch) {
       const places = placeTerms(row.content);
-      if (places.length === 0) continue;
-      const have = new Set(row.terms.split(' '));
-      const added = [...places, answerTypeTerm('place')].filter((t) => !have.has(t));
-      if (added.length === 0) continue;
-      sql.exec(
-        'UPDATE items_fts SET terms = ? WHERE rowid = ?',
-        [row.terms, ...added].filter((t) => t !== '').join(' '),
-        row.seq,
-      );
+      if (places.length > 0) appendTerms(sql, row, [...places, answerTypeTerm('place')]);
     }
-    return batch.length < rows ? null : (batch[batch.length - 1]?.seq ?? null);
+    return nextAfter(batch, rows);
   },
 };
