@@ -5,6 +5,8 @@ import { migrateContext } from '../../../functions/memory/jobs/migrate-context.t
 import { STATES_A_TIME } from '../../../functions/memory/retrieval/time-terms.ts';
 import { insertItems } from '../../../functions/memory/store/items.ts';
 import { migrateFenced } from '../../../functions/memory/store/migrate-fenced.ts';
+import type { NewItem } from '../../../functions/memory/store/types.ts';
+import { aliasesStep } from '../../../functions/memory/store/schema/aliases.ts';
 import { answerTypeTermsStep } from '../../../functions/memory/store/schema/answer-type-terms.ts';
 import { LATEST_SCHEMA_VERSION } from '../../../functions/memory/store/schema/index.ts';
 import { placeTermsStep } from '../../../functions/memory/store/schema/place-terms.ts';
@@ -77,12 +79,14 @@ describe('schema steps that rewrite every row', () => {
         versions.push(readSchemaVersion(sql));
         if (!run.pending || calls > 20) break;
       }
-      // 4,500 rows in pieces of 2,000 a call: three calls a step, then the steps after them.
-      expect(calls).toBe(6);
+      // 4,500 rows in pieces of 2,000 a call: three calls a step; then step 13's one piece (these
+      // items are no conversation turns) after step 12, and the steps after it.
+      expect(calls).toBe(7);
       expect(versions.slice(0, 2)).toEqual([9, 9]);
       expect(versions[2]).toBe(answerTypeTermsStep.version);
       expect(versions[4]).toBe(answerTypeTermsStep.version);
-      expect(versions[5]).toBe(LATEST_SCHEMA_VERSION);
+      expect(versions[5]).toBe(aliasesStep.version - 1);
+      expect(versions[6]).toBe(LATEST_SCHEMA_VERSION);
       expect(placeTermsStep.version).toBe(answerTypeTermsStep.version + 1);
       expect(allTerms(sql)).toEqual(whole);
     });
@@ -115,5 +119,72 @@ describe('schema steps that rewrite every row', () => {
     await migrateContext({ ...job, job_id: sent[0]?.job_id ?? '' }, scripted);
     expect(sent).toHaveLength(1);
     expect(calls).toEqual([LATEST_SCHEMA_VERSION, LATEST_SCHEMA_VERSION]);
+  });
+
+  it('step 13 casts the votes of whole sessions a piece at a time, a long session read whole', async () => {
+    // Sessions of 2, 7 (longer than a piece of 3 rows) and 3 turns, labels out of write order.
+    const sessions: [string, string[]][] = [
+      ['b', ['Jo: Morning Gaz!', 'Gareth: Alright']],
+      [
+        'a',
+        [
+          'Gareth: Back from the gym',
+          'Jo: Nice one Gaz',
+          'Gareth: Legs tomorrow',
+          'Jo: Rather you than me Gaz',
+          'Mia: Hi Jo!',
+          'Jo: Hey Mimi',
+          'Jo: Night Gaz x',
+        ],
+      ],
+      ['c', ['Mia: Cinema later?', 'Jo: Sure Mimi', 'Mia: 8pm then']],
+    ];
+    const write = (storage: DurableObjectStorage): void => {
+      applyMigrations(storage, aliasesStep.version - 1);
+      for (const [session, contents] of sessions) {
+        const items = contents.map((content, position): NewItem => ({
+          ...plainItem(content),
+          session,
+          position,
+        }));
+        insertItems(storage.sql, new VectorCache(), items, '2024-03-10T12:00:00.000Z');
+      }
+    };
+    const votes = (sql: SqlStorage) =>
+      sql
+        .exec<{ alias: string; item_seq: number; name: string }>(
+          'SELECT alias, item_seq, name FROM item_aliases ORDER BY item_seq, alias',
+        )
+        .toArray();
+    const whole = await runInDurableObject(
+      env.CONTEXT_STORE.getByName('schema-fill-aliases-whole'),
+      (_obj, state) => {
+        write(state.storage);
+        applyMigrations(state.storage);
+        return votes(state.storage.sql);
+      },
+    );
+    expect(whole.length).toBeGreaterThan(3);
+    await runInDurableObject(
+      env.CONTEXT_STORE.getByName('schema-fill-aliases-pieces'),
+      (_obj, state) => {
+        write(state.storage);
+        const cursors: (string | undefined)[] = [];
+        for (let calls = 0; calls < 20; calls++) {
+          const run = migrateFenced(state.storage, 1, aliasesStep.version, 3);
+          if (!run.ok) throw new Error(run.error);
+          cursors.push(
+            state.storage.sql
+              .exec<{ value: string }>(`SELECT value FROM _meta WHERE key = 'filling'`)
+              .toArray()[0]?.value,
+          );
+          if (!run.pending) break;
+        }
+        // Session a (7 turns) whole, then b, then c with the last piece.
+        expect(cursors).toEqual(['13:a', '13:b', undefined]);
+        expect(readSchemaVersion(state.storage.sql)).toBe(aliasesStep.version);
+        expect(votes(state.storage.sql)).toEqual(whole);
+      },
+    );
   });
 });

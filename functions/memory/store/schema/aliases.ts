@@ -22,13 +22,27 @@ function otherSpeakers(turns: readonly TurnRow[]): (string | null)[] {
   });
 }
 
+/** The votes one session's turns cast, in order (a vocative names the nearest other speaker). */
+function votesOf(turns: readonly TurnRow[]): AliasRow[] {
+  const others = otherSpeakers(turns);
+  const rows: AliasRow[] = [];
+  turns.forEach((t, i) => {
+    const speaker = speakerOf(t.content);
+    if (speaker) rows.push(...aliasRowsOf(t.seq, speaker, () => others[i] ?? null));
+  });
+  return rows;
+}
+
+const TURNS = `SELECT seq, content, session_label FROM items`;
+
 /**
  * Who is called what (store/aliases.ts), additive: `item_aliases` (alias, turn, label named),
  * keyed by alias for questions and indexed by turn for deletes. Turns written before the step
- * cast their votes here, session by session in order, as a write would have (a vocative names the
- * nearest other speaker of the session). It travels with an export like `item_entities`: a turn's
- * addressee is read from its session's neighbours at write time and is not derived from the turn
- * alone.
+ * cast their votes here, session by session in label order, as a write would have (a vocative
+ * names the nearest other speaker of the session), a piece of whole sessions at a time (`fill`:
+ * a Context of a million turns is not read in one call). Its cursor is the last session label
+ * done. It travels with an export like `item_entities`: a turn's addressee is read from its
+ * session's neighbours at write time and is not derived from the turn alone.
  */
 export const aliasesStep: SchemaMigration = {
   version: 13,
@@ -41,37 +55,50 @@ export const aliasesStep: SchemaMigration = {
       PRIMARY KEY (alias, item_seq, name)
     ) WITHOUT ROWID`);
     sql.exec('CREATE INDEX item_aliases_item ON item_aliases (item_seq)');
+  },
+  fill(sql, after, rows) {
     const hasSessions =
       sql
         .exec<{ n: number }>(
           "SELECT COUNT(*) AS n FROM pragma_table_info('items') WHERE name = 'session_label'",
         )
         .one().n > 0;
-    if (!hasSessions) return;
-    // Rows are written once the read is done (one vote per vocative or introduction: few), so no
-    // statement writes while the cursor is open; only one session's turns are held at a time.
-    const rows: AliasRow[] = [];
-    let session: string | null = null;
-    let turns: TurnRow[] = [];
-    const flush = (): void => {
-      const others = otherSpeakers(turns);
-      turns.forEach((t, i) => {
-        const speaker = speakerOf(t.content);
-        if (speaker) rows.push(...aliasRowsOf(t.seq, speaker, () => others[i] ?? null));
-      });
-      turns = [];
-    };
-    for (const row of sql.exec<TurnRow>(
-      `SELECT seq, content, session_label FROM items
-       WHERE session_label IS NOT NULL ORDER BY session_label, position, seq`,
-    )) {
-      if (row.session_label !== session) {
-        flush();
-        session = row.session_label;
-      }
-      turns.push(row);
+    if (!hasSessions) return null;
+    // One more row than a piece, to know whether its last session goes on past it.
+    const batch = sql
+      .exec<TurnRow>(
+        `${TURNS} WHERE session_label IS NOT NULL AND session_label ${after === '' ? '>=' : '>'} ?
+         ORDER BY session_label, position, seq LIMIT ?`,
+        after,
+        rows + 1,
+      )
+      .toArray();
+    const sessions = new Map<string, TurnRow[]>();
+    for (const turn of batch) {
+      const turns = sessions.get(turn.session_label) ?? [];
+      turns.push(turn);
+      sessions.set(turn.session_label, turns);
     }
-    flush();
-    linkAliases(sql, rows);
+    const labels = [...sessions.keys()];
+    const last = labels[labels.length - 1];
+    let next: string | null = null;
+    if (batch.length > rows && last !== undefined) {
+      if (labels.length > 1) {
+        // The last session may go on past the piece: the next piece reads it whole.
+        sessions.delete(last);
+        next = labels[labels.length - 2] ?? null;
+      } else {
+        // One session longer than a piece is read whole here.
+        sessions.set(
+          last,
+          sql
+            .exec<TurnRow>(`${TURNS} WHERE session_label = ? ORDER BY position, seq`, last)
+            .toArray(),
+        );
+        next = last;
+      }
+    }
+    linkAliases(sql, [...sessions.values()].flatMap(votesOf));
+    return next;
   },
 };

@@ -1,6 +1,6 @@
 /**
  * What the schema steps that add index terms to every item (answer-type-terms.ts, place-terms.ts)
- * read and write, a piece at a time (types.ts `fill`): the items past `after` whose FTS row has a
+ * read and write, a piece at a time (types.ts `fill`): the items past seq `after` whose FTS row has a
  * `terms` value, in seq order, and their terms with some appended.
  */
 export interface TermRow {
@@ -10,13 +10,13 @@ export interface TermRow {
   terms: string;
 }
 
-export function termRowsAfter(sql: SqlStorage, after: number, rows: number): TermRow[] {
+export function termRowsAfter(sql: SqlStorage, after: string, rows: number): TermRow[] {
   return sql
     .exec<{ seq: number; content: string; valid_from: string; terms: string }>(
       `SELECT i.seq, i.content, i.valid_from, f.terms FROM items i
        JOIN items_fts f ON f.rowid = i.seq
        WHERE i.seq > ? AND f.terms IS NOT NULL ORDER BY i.seq LIMIT ?`,
-      after,
+      Number(after || 0),
       rows,
     )
     .toArray();
@@ -34,7 +34,8 @@ export function appendTerms(sql: SqlStorage, row: TermRow, added: readonly strin
   );
 }
 
-/** Where the next piece starts: null once a piece came back short. */
-export function nextAfter(batch: readonly TermRow[], rows: number): number | null {
-  return batch.length < rows ? null : (batch[batch.length - 1]?.seq ?? null);
+/** Where the next piece starts (the last seq done): null once a piece came back short. */
+export function nextAfter(batch: readonly TermRow[], rows: number): string | null {
+  const last = batch[batch.length - 1];
+  return batch.length < rows || !last ? null : String(last.seq);
 }

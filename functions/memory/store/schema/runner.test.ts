@@ -73,13 +73,16 @@ describe('per-Context schema runner', () => {
         up: (sql) => sql.exec('CREATE TABLE t2 (x INTEGER)'),
         fill: (sql, after, rows) => {
           const batch = sql
-            .exec<{ n: number }>('SELECT n FROM r WHERE n > ? ORDER BY n LIMIT ?', after, rows)
+            .exec<{
+              n: number;
+            }>('SELECT n FROM r WHERE n > ? ORDER BY n LIMIT ?', Number(after || 0), rows)
             .toArray();
           for (const { n } of batch) {
             sql.exec(`UPDATE r SET v = 'x' WHERE n = ?`, n);
             if (n === breakAt) throw new Error(`row ${n} broke`);
           }
-          return batch.length < rows ? null : (batch[batch.length - 1]?.n ?? null);
+          const last = batch[batch.length - 1];
+          return batch.length < rows || !last ? null : String(last.n);
         },
       },
     ];

@@ -44,7 +44,7 @@ export function applyMigrations(
  * `applyMigrations` that stops once the steps' `fill` pieces have covered `rowBudget` rows, so
  * one call stays within a request's CPU and memory at any size of Context (docs/scale.md): at a
  * million facts, step 10 in one transaction took 39 s and held every row in memory (448 MiB).
- * Where a step's fill stands is kept in `_meta.filling` (`<version>:<after>`), written in each
+ * Where a step's fill stands is kept in `_meta.filling` (`<version>:<cursor>`), written in each
  * piece's transaction, so a call that stops, or fails, goes on from the last piece done.
  */
 export function migrateInPieces(
@@ -74,11 +74,11 @@ export function migrateInPieces(
     if (after === null) {
       storage.transactionSync(() => {
         m.up(sql);
-        setFilling(sql, m.version, 0);
+        setFilling(sql, m.version, '');
       });
-      after = 0;
+      after = '';
     }
-    for (let from: number | null = after; from !== null;) {
+    for (let from: string | null = after; from !== null;) {
       if (budget <= 0) return { applied, pending: true };
       const rows = Math.min(FILL_PIECE, budget);
       const start = from;
@@ -108,15 +108,16 @@ function stamp(sql: SqlStorage, version: number): void {
 }
 
 /** Where a step's fill stands: null when it has not started (or another step's is recorded). */
-function fillingAfter(sql: SqlStorage, version: number): number | null {
-  const row = sql
+function fillingAfter(sql: SqlStorage, version: number): string | null {
+  const value = sql
     .exec<{ value: string }>(`SELECT value FROM _meta WHERE key = 'filling'`)
-    .toArray()[0];
-  const match = row ? /^(\d+):(\d+)$/.exec(row.value) : null;
-  return match && Number(match[1]) === version ? Number(match[2]) : null;
+    .toArray()[0]?.value;
+  const colon = value?.indexOf(':') ?? -1;
+  if (value === undefined || colon < 0 || value.slice(0, colon) !== String(version)) return null;
+  return value.slice(colon + 1);
 }
 
-function setFilling(sql: SqlStorage, version: number, after: number): void {
+function setFilling(sql: SqlStorage, version: number, after: string): void {
   sql.exec(
     `INSERT INTO _meta (key, value) VALUES ('filling', ?)
      ON CONFLICT (key) DO UPDATE SET value = excluded.value`,

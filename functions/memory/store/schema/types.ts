@@ -6,11 +6,11 @@ export interface SchemaMigration {
   up(sql: SqlStorage): void;
   /**
    * A step that rewrites every row of a large table does the rows here, in pieces, each in its
-   * own transaction (runner.ts `migrateInPieces`): the rows above `after` (0 first), at most
-   * `rows` of them. Returns where the next piece starts, or null once none is left; the step is
-   * stamped with the last piece. Only for additive work that readers of the version before can
+   * own transaction (runner.ts `migrateInPieces`): the rows past `after` (the step's own cursor,
+   * '' first), about `rows` of them. Returns where the next piece starts, or null once none is
+   * left; the step is stamped with the last piece. Only for additive work that readers of the version before can
    * live beside half done (rows gaining index terms), since the object serves requests between
    * pieces. `up` runs first, in a transaction of its own.
    */
-  fill?(sql: SqlStorage, after: number, rows: number): number | null;
+  fill?(sql: SqlStorage, after: string, rows: number): string | null;
 }
