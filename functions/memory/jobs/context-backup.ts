@@ -74,6 +74,14 @@ export const contextBackupJob = defineJob(
       .first<{ backup_keep: number | null }>();
     // A deleted Context, or backups turned off since: nothing to do.
     if (!row || row.backup_keep === null) return;
+    // A schema step filling its rows in pieces: an export now could not be restored. Due again
+    // at the scheduler's next tick, so the backup runs once the step is done.
+    if ((await contextStore(env, job.context_id).schemaStepUnderway()) !== null) {
+      await env.DB.prepare('UPDATE contexts SET backup_last_ms = NULL WHERE id = ?')
+        .bind(job.context_id)
+        .run();
+      return;
+    }
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const key = `${backupPrefix(job.context_id)}${stamp}.ndjson`;
     const refs: BlobRefs = new Map();

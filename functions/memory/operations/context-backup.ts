@@ -68,7 +68,22 @@ export async function exportContext(
   id: string,
 ): Promise<ReadableStream<Uint8Array>> {
   await requireContext(deps, auth, id);
+  await assertNoStepUnderway(deps.store(id));
   return exportStream(deps.store(id), id);
+}
+
+/**
+ * 503 while a schema step rewrites the Context's rows in pieces (minutes at a million facts):
+ * an export taken then could not be imported anywhere (schema/runner.ts `stepUnderway`).
+ */
+export async function assertNoStepUnderway(store: ContextStoreStub): Promise<void> {
+  const step = await store.schemaStepUnderway();
+  if (step === null) return;
+  throw new MemoryError({
+    kind: 'service-unavailable',
+    detail: `schema step ${step} is rewriting this Context's rows; export it when the step is done`,
+    retryAfter: 60,
+  });
 }
 
 export interface ImportResult {

@@ -11,6 +11,7 @@ import { blobBySha, referencedBlobs, type DocumentBlob } from './document-blobs.
 import * as documentsRpc from './documents-rpc.ts';
 import type { DocumentRecord, DocumentWork, NewDocument } from './documents-table.ts';
 import { migrateFenced, type FencedMigration } from './migrate-fenced.ts';
+import { stepUnderway } from './schema/runner.ts';
 import { type Result } from '../errors.ts';
 import type { Lens } from '../scopes/lens.ts';
 import type { NewItem } from './types.ts';
@@ -75,6 +76,11 @@ export class ContextDocuments extends ContextCore {
   }
 
   // backup and restore (issue 16): pages out, bounded batches in; store/context-*.ts
+  /** A schema step still filling its rows in pieces (schema/runner.ts), or null. */
+  async schemaStepUnderway(): Promise<number | null> {
+    return stepUnderway(this.sql);
+  }
+
   async exportHeader(contextId: string): Promise<ExportHeader> {
     return exportHeader(this.sql, contextId);
   }

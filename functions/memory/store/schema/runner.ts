@@ -107,6 +107,20 @@ function stamp(sql: SqlStorage, version: number): void {
   );
 }
 
+/**
+ * The version whose rows a `fill` is still rewriting, or null. An export waits for it: its
+ * header would name the version before the step while a table the step made (step 13's
+ * `item_aliases`) is already there, and no Context at that version could take it in.
+ */
+export function stepUnderway(sql: SqlStorage): number | null {
+  readSchemaVersion(sql);
+  const value = sql
+    .exec<{ value: string }>(`SELECT value FROM _meta WHERE key = 'filling'`)
+    .toArray()[0]?.value;
+  const version = value === undefined ? Number.NaN : Number.parseInt(value, 10);
+  return Number.isInteger(version) ? version : null;
+}
+
 /** Where a step's fill stands: null when it has not started (or another step's is recorded). */
 function fillingAfter(sql: SqlStorage, version: number): string | null {
   const value = sql
