@@ -4,7 +4,7 @@
 // --sizes=1000000 --file=F`; this part writes to it, so give it a copy). What a call costs is
 // what a request's CPU limit sees. Beside the consolidation calls, the same windows gathered the
 // way the first version did (a bm25 search a fact, `relatedFacts`), as the baseline.
-//   npm run bench -- scale-long --file=/tmp/ctx.db [--windows=10] [--jobs=4]
+//   npm run bench -- scale-long --file=/tmp/ctx.db [--windows=10] [--jobs=4] [--import-into=/tmp/new.db]
 import { planConsolidation } from '../../functions/memory/inference/consolidate.ts';
 import { localProvider } from '../../functions/memory/models/local-provider.ts';
 import { embedHashed, HASH_MODEL_ID } from '../../functions/memory/retrieval/local-embeddings.ts';
@@ -23,6 +23,7 @@ import { SCHEMA_MIGRATIONS } from '../../functions/memory/store/schema/index.ts'
 import { applyMigrations, FILL_PIECE } from '../../functions/memory/store/schema/runner.ts';
 import { VectorCache } from '../../functions/memory/store/vectors.ts';
 import { nodeStorage } from '../../test/support/node-sql-storage.ts';
+import { copyContext } from './scale-long-import.ts';
 
 const ALL = [['*']];
 
@@ -139,8 +140,18 @@ export async function runScaleLong(flags: string[]): Promise<string> {
       `| schema step ${step.version}, one migration call (${pieces.length} pieces of ${FILL_PIECE} rows) | ${total.toFixed(0)} | | a piece ${p50max(pieces)} ms |`,
     );
   }
+  // A copy of the whole Context through export and import, into a fresh file (`--import-into`).
+  const into = flag(flags, 'import-into');
+  if (into) {
+    const copy = await copyContext(storage.sql, into);
+    const mb = copy.bytes / 1e6;
+    rows.push(
+      `| export to import, the whole Context (${copy.rows.toLocaleString('en-US')} rows, ${mb.toFixed(0)} MB, ${copy.seconds.toFixed(0)} s, ${(mb / copy.seconds).toFixed(1)} MB/s) | export page ${p50max(copy.pages)} (${copy.pages.length}); import batch ${p50max(copy.batches)} (${copy.batches.length}) | | finishImport ${copy.finish.toFixed(0)} ms |`,
+    );
+    console.log(rows[rows.length - 1]);
+  }
   return [
-    `### Long work on a ${n.toLocaleString('en-US')}-item Context (\`npm run bench -- scale-long --file=<a copy> --windows=${windows} --jobs=${jobs}\`)`,
+    `### Long work on a ${n.toLocaleString('en-US')}-item Context (\`npm run bench -- scale-long --file=<a copy> --windows=${windows} --jobs=${jobs}${into ? ' --import-into=<a new file>' : ''}\`)`,
     '',
     'In process over node:sqlite on a copy of the `scale-profile` bench’s file; ms, p50 / max. A consolidation call gathers a window of 100 facts and the facts that could be their twins or other values (consolidation-candidates.ts), then plans them with the local provider; the baseline gathers the same windows the way the first version did.',
     '',
