@@ -162,6 +162,21 @@ const GUESSED_LINE_BYTES = 256;
  * row still moves). Pages are read in rowid order, so rows written while an export runs land in
  * it only if they come after the cursor; each page on its own is consistent.
  */
+/**
+ * An FTS5 table's rows read from its `_content` shadow (`c0, c1, …` as the table's columns), or
+ * null for any other table. FTS5 answers `rowid > ?` on a full scan by walking its index from the
+ * start: at a million facts each statement of a page took 150 ms at the end of the table (a page
+ * 2.6 s, the table's pages about ten minutes), where the shadow, a plain table keyed by `id`,
+ * takes 0.2 ms.
+ */
+function rowSource(sql: SqlStorage, table: TableInfo): string | null {
+  if (!table.virtual || !hasTable(sql, `${table.name}_content`)) return null;
+  const columns = sql
+    .exec<{ name: string; cid: number }>(`PRAGMA table_info(${quote(table.name)})`)
+    .toArray();
+  return columns.map((c) => `c${c.cid} AS ${quote(c.name)}`).join(', ');
+}
+
 export function exportPage(
   sql: SqlStorage,
   cursor: ExportCursor | null,
@@ -183,6 +198,7 @@ export function exportPage(
       (k, i) => `${k === 'rowid' ? 'rowid' : quote(k)} AS "${PAGE_KEY}${i}"`,
     );
     const order = table.key.map((k) => (k === 'rowid' ? 'rowid' : quote(k))).join(', ');
+    const source = rowSource(sql, table);
     // Statements of as many rows as the page has room for, each read to its end: a cursor
     // left half read keeps its read snapshot and holds WAL checkpoints back (fts.ts `ranked`).
     for (;;) {
@@ -191,7 +207,9 @@ export function exportPage(
       const want = Math.max(1, Math.min(STATEMENT_ROWS, Math.ceil((maxBytes - bytes) / average)));
       const rows = sql
         .exec(
-          `SELECT ${keys.join(', ')}, * FROM ${quote(table.name)} ${where} ORDER BY ${order} LIMIT ?`,
+          source
+            ? `SELECT id AS "${PAGE_KEY}0", ${source} FROM ${quote(`${table.name}_content`)} ${where.replace(order, 'id')} ORDER BY id LIMIT ?`
+            : `SELECT ${keys.join(', ')}, * FROM ${quote(table.name)} ${where} ORDER BY ${order} LIMIT ?`,
           ...(after ?? []),
           want,
         )
