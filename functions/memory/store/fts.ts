@@ -2,6 +2,7 @@ import { stemmer } from 'stemmer';
 import { queryWords } from '../retrieval/text.ts';
 import { bm25OfRows } from './bm25-rows.ts';
 import { KeptUntilWrite } from './counts.ts';
+import { CONJUNCTIVE_FROM, CONJUNCTIVE_ROWS, RECENT_ROWS } from './fts-bounds.ts';
 import { ftsToken } from './fts-tokens.ts';
 import { jsonBatches } from './json-batches.ts';
 import { budgetOf } from './memory-budget.ts';
@@ -216,9 +217,8 @@ export function* ftsSearch(
   const plan = planTerms(terms.length, choice, expect, frequency);
   const weighed = plan.weighed.map((i) => terms[i] ?? '');
   const matched = plan.policy === 'all' ? terms.map((_, i) => i) : plan.weighed;
-  const common = conjunction(sql, matched, fromText, frequency);
+  const common = conjunction(matched, fromText, frequency);
   const all = common.all.map((i) => terms[i] ?? '');
-  const floor = common.floor;
   const seen = new Set<number>();
   if (all.length > 0) {
     const scoredOn = plan.policy === 'all' ? terms : weighed;
@@ -229,24 +229,34 @@ export function* ftsSearch(
       yield plan.policy === 'weighed-first' ? { seq: hit.seq, score: hit.score / 2 } : hit;
     }
   }
-  if (plan.policy === 'all') return yield* ranked(sql, matchOf(terms), seen, floor);
-  if (plan.policy === 'weighed') return yield* ranked(sql, matchOf(weighed), seen, floor);
+  if (common.bounded) {
+    // The rest of a long list: the newest rows matching its terms (`newestRows`). A
+    // `weighed-first` list scores the newest rows matching a weighed term on those terms alone:
+    // a zero-weight term adds a share of 1e-6, and FTS5 would read its whole doclist (an
+    // answer-type term at a million facts: 40 to 60 ms a question) to count its rows. The postings
+    // index bounds its list the same way.
+    if (plan.policy !== 'weighed-first')
+      return yield* newestRows(sql, plan.policy === 'all' ? terms : weighed, seen);
+    yield* newestRows(sql, weighed, seen);
+    return yield* newestRows(sql, terms, seen);
+  }
+  if (plan.policy === 'all') return yield* ranked(sql, matchOf(terms), seen);
+  if (plan.policy === 'weighed') return yield* ranked(sql, matchOf(weighed), seen);
   // The weighed rows, scored on every term: `(weighed) AND (all)` matches what the weighed
   // terms match, and bm25 counts each weighed phrase twice and each zero-weight one once, so the
   // zero-weight terms' 1e-6 shares still break the weighed terms' ties as in FTS5's own list (the
   // speaker's name on a first-person turn among identical ones; without them dev MRR 0.250 ->
   // 0.231). Halved, the score is FTS5's to within those shares. Reading the ubiquitous terms'
   // postings to intersect costs far less than scoring every row they match.
-  // In the bounded rest of a long list (`floor`) they are left out: FTS5 would count each one's
-  // rows by reading its whole doclist, half the Context or more (an answer-type term at a million
-  // facts: 40 to 60 ms a question), to add shares of 1e-6. The postings index does the same.
-  const both =
-    floor === null ? `(${matchOf(weighed) ?? ''}) AND (${matchOf(terms) ?? ''})` : matchOf(weighed);
-  for (const hit of ranked(sql, both, seen, floor)) {
+  for (const hit of ranked(
+    sql,
+    `(${matchOf(weighed) ?? ''}) AND (${matchOf(terms) ?? ''})`,
+    seen,
+  )) {
     seen.add(hit.seq);
-    yield { seq: hit.seq, score: floor === null ? hit.score / 2 : hit.score };
+    yield { seq: hit.seq, score: hit.score / 2 };
   }
-  yield* ranked(sql, matchOf(terms), seen, floor);
+  yield* ranked(sql, matchOf(terms), seen);
 }
 
 /**
@@ -266,101 +276,132 @@ function* indexed(
   const plan = planTerms(tokens.length, choice, expect, frequency);
   const weighed = plan.weighed.map((i) => tokens[i] ?? '');
   const matched = plan.policy === 'all' ? tokens.map((_, i) => i) : plan.weighed;
-  const common = conjunction(sql, matched, fromText, frequency);
+  const common = conjunction(matched, fromText, frequency);
   const all = new Set(common.all.map((i) => tokens[i] ?? ''));
-  const bounds = { all, floor: common.floor };
+  const bounds = { all, bounded: common.bounded };
   if (plan.policy === 'all') return yield* index.search(tokens, undefined, bounds);
   if (plan.policy === 'weighed') return yield* index.search(weighed, undefined, bounds);
   yield* index.search(tokens, new Set(weighed), bounds);
 }
 
-/**
- * Postings a question's matched terms may hold before its list is bounded: scoring every row
- * that holds any of them is what grows with the Context (a million facts: about 150,000 rows a
- * question, 290 ms in process). Past it, the list starts with the rows holding all of the
- * question's words (the few the best come from), and the rest is read from the Context's newest
- * rows only (`RECENT_POSTINGS`). Below it, one list best first, as FTS5 gives it.
- */
-export const CONJUNCTIVE_FROM = 20_000;
-/** Postings the rest of a bounded list reads, about (a bound on its scoring: 5,000 rows). */
-const RECENT_POSTINGS = 5_000;
-
-/** How a list is bounded (`conjunction`): rows holding `all` first; the rest from `floor` on. */
+/** How a list is bounded (`conjunction`): the rows holding `all` first, then the newest rest. */
 export interface ListBounds {
   /** Terms (by index) whose rows come first; none: no such part. */
   all: number[];
-  /** Lowest seq the rest of the list reads; null: all of it. */
-  floor: number | null;
+  /** Whether the list is bounded: its parts read the newest rows only. */
+  bounded: boolean;
 }
 
 /**
  * The bounds of a list over `matched` terms: none while their postings stay below
  * `CONJUNCTIVE_FROM`. Past it, the matched terms that are words of the question and occur at
  * all come first when there are two or more (one term's rows are its whole list; added terms,
- * lemmas and answer types, need not be held to answer), and the rest reads the newest seqs that
- * hold about `RECENT_POSTINGS` postings, supposing them spread evenly over the seqs. The postings
- * index and FTS5 bound a list alike: the same list from either.
+ * lemmas and answer types, need not be held to answer). The postings index and FTS5 bound a list
+ * alike, by counts of rows: the same list from either.
  */
 function conjunction(
-  sql: SqlStorage,
   matched: readonly number[],
   fromText: number,
   frequency: (i: number) => number,
 ): ListBounds {
   let postings = 0;
   for (const i of matched) postings += frequency(i);
-  if (postings < CONJUNCTIVE_FROM) return { all: [], floor: null };
+  if (postings < CONJUNCTIVE_FROM) return { all: [], bounded: false };
   const all = matched.filter((i) => i < fromText && frequency(i) > 0);
-  // Two subqueries: SQLite reads MIN or MAX alone from the key's ends, both at once by a scan.
-  const span = sql
-    .exec<{ lo: number | null; hi: number | null }>(
-      'SELECT (SELECT MIN(seq) FROM items) AS lo, (SELECT MAX(seq) FROM items) AS hi',
-    )
-    .one();
-  const floor =
-    span.lo === null || span.hi === null
-      ? null
-      : span.hi - Math.ceil(((span.hi - span.lo + 1) * RECENT_POSTINGS) / postings) + 1;
-  return { all: all.length >= 2 ? all : [], floor };
+  return { all: all.length >= 2 ? all : [], bounded: true };
 }
 
 /**
- * The rows holding every one of `all`, best first, each with its bm25 over `phrases` (the terms
- * of the query the list stands for, each as often as that query names it): found by FTS5 without
- * scoring (its AND skips through the doclists), scored from their text (bm25-rows.ts), which
- * spares FTS5's count of every phrase's rows. Past `CONJUNCTIVE_FROM` such rows, or when their
- * text cannot be read as FTS5 reads it, FTS5 scores them: `(all) AND (match)` scores a row on
- * `all` twice, so the same rows' score on `all` alone is taken off.
+ * The newest `limit` rows matching `match` (FTS5 reads a doclist from its end when asked for
+ * rowids in descending order: about 1 ms for 1,000 rows at a million facts, where `rowid >= ?`
+ * read whole OR-ed doclists, 5 to 15 ms), and the lowest seq among them when there were `limit`.
+ */
+function newestSeqs(
+  sql: SqlStorage,
+  match: string,
+  limit: number,
+): { seqs: number[]; floor: number | null } {
+  const seqs = sql
+    .exec<{ seq: number }>(
+      'SELECT rowid AS seq FROM items_fts WHERE items_fts MATCH ? ORDER BY rowid DESC LIMIT ?',
+      match,
+      limit,
+    )
+    .toArray()
+    .map((r) => r.seq);
+  return { seqs, floor: seqs.length < limit ? null : (seqs[seqs.length - 1] ?? null) };
+}
+
+/** Scores `seqs` on `phrases` from their text (bm25-rows.ts), best first; null when it cannot. */
+function scoredFromText(
+  sql: SqlStorage,
+  seqs: readonly number[],
+  phrases: readonly string[],
+): FtsHit[] | null {
+  const scores = bm25OfRows(sql, seqs, phrases, (tokens) => vocabularyFrequencies(sql, tokens));
+  if (scores === null) return null;
+  // The postings index sums the same shares in the same order: equal scores, tie for tie (then
+  // lower seq first).
+  return seqs
+    .map((seq) => ({ seq, score: scores.get(seq) ?? 0 }))
+    .sort((a, b) => b.score - a.score || a.seq - b.seq);
+}
+
+/**
+ * The rest of a bounded list: of the newest `RECENT_ROWS` rows matching any of `terms`, those not
+ * `seen` yet (each added to it), scored on `terms` from their text, best first; FTS5 scores them
+ * when their text cannot be read as it reads it (from the same rows: `rowid >= floor`).
+ */
+function* newestRows(
+  sql: SqlStorage,
+  terms: readonly string[],
+  seen: Set<number>,
+): Generator<FtsHit> {
+  const match = matchOf([...terms]);
+  if (match === null) return;
+  const { seqs, floor } = newestSeqs(sql, match, RECENT_ROWS);
+  const fresh = seqs.filter((seq) => !seen.has(seq));
+  const hits = scoredFromText(sql, fresh, terms) ?? ranked(sql, match, seen, floor);
+  for (const hit of hits) {
+    seen.add(hit.seq);
+    yield hit;
+  }
+}
+
+/**
+ * The newest `CONJUNCTIVE_ROWS` rows holding every one of `all`, best first, each with its bm25
+ * over `phrases` (the terms of the query the list stands for, each as often as that query names
+ * it): found by FTS5 without scoring (its AND skips through the doclists), scored from their text
+ * (bm25-rows.ts), which spares FTS5's count of every phrase's rows. When their text cannot be
+ * read as FTS5 reads it, FTS5 scores them: `(all) AND (match)` scores a row on `all` twice, so the
+ * same rows' score on `all` alone is taken off.
  */
 function conjunctiveRows(sql: SqlStorage, all: readonly string[], phrases: string[]): FtsHit[] {
   const and = all.map((t) => `"${t.replaceAll('"', '""')}"`).join(' AND ');
-  const seqs = sql
-    .exec<{ seq: number }>('SELECT rowid AS seq FROM items_fts WHERE items_fts MATCH ?', and)
-    .toArray()
-    .map((r) => r.seq);
-  const scores =
-    seqs.length <= CONJUNCTIVE_FROM
-      ? bm25OfRows(sql, seqs, phrases, (tokens) => vocabularyFrequencies(sql, tokens))
-      : null;
-  const hits: FtsHit[] = scores
-    ? seqs.map((seq) => ({ seq, score: Number((scores.get(seq) ?? 0).toPrecision(12)) }))
-    : ftsScored(sql, and, matchOf(phrases) ?? '');
-  return hits.sort((a, b) => b.score - a.score || a.seq - b.seq);
+  const { seqs, floor } = newestSeqs(sql, and, CONJUNCTIVE_ROWS);
+  return (
+    scoredFromText(sql, seqs, phrases) ??
+    ftsScored(sql, and, matchOf(phrases) ?? '', floor).sort(
+      (a, b) => b.score - a.score || a.seq - b.seq,
+    )
+  );
 }
 
-/** The rows matching `and`, each with FTS5's bm25 on `match`, read from FTS5 (two reads). */
-function ftsScored(sql: SqlStorage, and: string, match: string): FtsHit[] {
+/**
+ * The rows matching `and` (from seq `floor` on), each with FTS5's bm25 on `match`, read from
+ * FTS5 (two reads).
+ */
+function ftsScored(sql: SqlStorage, and: string, match: string, floor: number | null): FtsHit[] {
+  const rows = (query: string) =>
+    sql.exec<{ seq: number; rank: number }>(
+      'SELECT rowid AS seq, bm25(items_fts) AS rank FROM items_fts WHERE items_fts MATCH ? AND rowid >= ?',
+      query,
+      floor ?? 0,
+    );
   const own = new Map<number, number>();
-  for (const row of sql.exec<{ seq: number; rank: number }>(
-    'SELECT rowid AS seq, bm25(items_fts) AS rank FROM items_fts WHERE items_fts MATCH ?',
-    and,
-  ))
-    own.set(row.seq, row.rank);
+  for (const row of rows(and)) own.set(row.seq, row.rank);
   const hits: FtsHit[] = [];
-  for (const row of sql.exec<{ seq: number; rank: number }>(
-    'SELECT rowid AS seq, bm25(items_fts) AS rank FROM items_fts WHERE items_fts MATCH ?',
-    `(${and}) AND (${match})`,
-  ))
+  for (const row of rows(`(${and}) AND (${match})`))
     // The difference is the score to within a rounding of the last bits: rows FTS5 scores
     // alike must still tie (then lower seq first, as the postings index orders them).
     hits.push({

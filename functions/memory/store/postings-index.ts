@@ -1,4 +1,5 @@
 import { bm25Idf, bm25Share } from './bm25.ts';
+import { CONJUNCTIVE_ROWS, RECENT_ROWS } from './fts-bounds.ts';
 
 /**
  * A Context's FTS5 postings in the object's memory, scored with FTS5's own bm25 formula.
@@ -128,39 +129,78 @@ export class PostingsIndex {
    * bm25 over all of them, best first. `first`, when given, puts the rows holding one of its tokens
    * ahead of the rest (each part best first): the `weighed-first` order of fts.ts. The rest are
    * scored only if the caller reads past the first part (a ubiquitous word's rows: most of the
-   * Context), and each part is sorted lazily, a heap popped as the caller reads. `all`, when
-   * given, puts the rows holding every one of its tokens ahead of both, and `floor` bounds the rest
-   * (fts.ts `conjunction`).
+   * Context), and each part is sorted lazily, a heap popped as the caller reads. A `bounded` list
+   * (fts.ts `conjunction`) starts with the newest `CONJUNCTIVE_ROWS` rows holding every token of
+   * `all`, and each later part reads only the newest `RECENT_ROWS` rows matching its tokens, as
+   * fts.ts reads them from FTS5.
    */
   *search(
     phrases: readonly string[],
     first?: ReadonlySet<string>,
-    bounds?: { all: ReadonlySet<string>; floor: number | null },
+    bounds?: { all: ReadonlySet<string>; bounded: boolean },
   ): Generator<IndexHit> {
     if (this.rows === 0 || phrases.length === 0) return;
-    // Rows holding every token of `all` come before everything else; the rest of the list reads
-    // seqs from `floor` on (fts.ts `conjunction`).
     const all = bounds?.all ?? new Set<string>();
-    const floor = bounds?.floor ?? null;
+    const bounded = bounds?.bounded ?? false;
     const held = new Uint8Array(all.size > 0 ? this.seqs.length : 0);
     for (const phrase of all)
       for (const slot of this.postings.get(phrase)?.slots ?? []) held[slot] = (held[slot] ?? 0) + 1;
-    const inAll = (slot: number): boolean => all.size > 0 && held[slot] === all.size;
-    const inRest = (slot: number): boolean =>
-      !inAll(slot) && (floor === null || (this.seqs[slot] ?? 0) >= floor);
+    const holdsAll = (slot: number): boolean => all.size > 0 && held[slot] === all.size;
+    const allFloor = bounded && all.size > 0 ? this.floorOf(holdsAll, all, CONJUNCTIVE_ROWS) : null;
+    const inAll = (slot: number): boolean => holdsAll(slot) && this.from(slot, allFloor);
     if (all.size > 0) yield* this.ranked(phrases, inAll);
+    const restFloor = bounded ? this.floorOf(null, phrases, RECENT_ROWS) : null;
+    const inRest = (slot: number): boolean => !inAll(slot) && this.from(slot, restFloor);
     if (first === undefined) {
-      yield* this.ranked(phrases, all.size > 0 || floor !== null ? inRest : null);
+      yield* this.ranked(phrases, all.size > 0 || bounded ? inRest : null);
       return;
     }
     // 1 marks a row holding a preferred token; the second part is every other row.
     const marks = new Uint8Array(this.seqs.length);
     for (const phrase of first)
       for (const slot of this.postings.get(phrase)?.slots ?? []) marks[slot] = 1;
-    // The bounded rest of a long list scores the preferred tokens only, as fts.ts does.
-    const scored = floor === null ? phrases : phrases.filter((p) => first.has(p));
-    yield* this.ranked(scored, (slot) => marks[slot] === 1 && inRest(slot));
-    yield* this.ranked(phrases, (slot) => marks[slot] !== 1 && inRest(slot));
+    if (!bounded) {
+      yield* this.ranked(phrases, (slot) => marks[slot] === 1 && inRest(slot));
+      yield* this.ranked(phrases, (slot) => marks[slot] !== 1 && inRest(slot));
+      return;
+    }
+    // Bounded: the newest rows holding a preferred token, scored on those tokens only, then the
+    // newest rows matching any token that are in neither part before, as fts.ts reads them.
+    const weighedFloor = this.floorOf(null, first, RECENT_ROWS);
+    const inWeighed = (slot: number): boolean =>
+      marks[slot] === 1 && !inAll(slot) && this.from(slot, weighedFloor);
+    yield* this.ranked(
+      phrases.filter((p) => first.has(p)),
+      inWeighed,
+    );
+    yield* this.ranked(phrases, (slot) => !inWeighed(slot) && inRest(slot));
+  }
+
+  /** Whether the row in `slot` is at or above `floor` (null: no bound). */
+  private from(slot: number, floor: number | null): boolean {
+    return floor === null || (this.seqs[slot] ?? 0) >= floor;
+  }
+
+  /**
+   * The seq of the `n`th newest row holding one of `tokens` (and admitted by `keep`), or null
+   * when there are no more than `n` such rows: the lowest seq a bounded part reads.
+   */
+  private floorOf(
+    keep: ((slot: number) => boolean) | null,
+    tokens: Iterable<string>,
+    n: number,
+  ): number | null {
+    const counted = new Uint8Array(this.seqs.length);
+    const seqs: number[] = [];
+    for (const token of tokens)
+      for (const slot of this.postings.get(token)?.slots ?? []) {
+        if (counted[slot] === 1 || (keep !== null && !keep(slot))) continue;
+        counted[slot] = 1;
+        seqs.push(this.seqs[slot] ?? 0);
+      }
+    if (seqs.length <= n) return null;
+    const sorted = Float64Array.from(seqs).sort();
+    return sorted[sorted.length - n] ?? null;
   }
 
   /** The rows `keep` admits (all when null) that match a phrase, scored and popped best first. */

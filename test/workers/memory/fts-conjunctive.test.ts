@@ -4,6 +4,10 @@ import { mulberry32 } from '../../fixtures/prng.ts';
 import { bm25OfRows } from '../../../functions/memory/store/bm25-rows.ts';
 import {
   CONJUNCTIVE_FROM,
+  CONJUNCTIVE_ROWS,
+  RECENT_ROWS,
+} from '../../../functions/memory/store/fts-bounds.ts';
+import {
   ftsDelete,
   ftsSearch,
   type FtsHit,
@@ -17,7 +21,8 @@ import { VectorCache } from '../../../functions/memory/store/vectors.ts';
 import { indexAfterSearches, plainItem, writeInBatches } from './helpers.ts';
 
 // A question whose words are common in a large Context (store/fts.ts `conjunction`): its list
-// starts with the rows holding all of its words, best first, then the rest from the newest rows.
+// starts with the newest rows holding all of its words, best first, then the rest of the newest
+// rows matching any of them.
 // FTS5 (from disk) and the postings index (in memory) give the same list, so dropping the index
 // changes no answer.
 
@@ -61,19 +66,13 @@ const read = (hits: Generator<FtsHit>, n: number): FtsHit[] => {
 };
 
 describe('a question whose words are common in a large Context', () => {
-  it('lists the rows holding all its words first, the same from the index and from FTS5', async () => {
+  it('lists the newest rows holding all its words first, the same from the index and from FTS5', async () => {
     await runInDurableObject(env.CONTEXT_STORE.getByName('fts-conjunctive'), (_obj, state) => {
       const sql = state.storage.sql;
       applyMigrations(state.storage);
       setBudgetLimit(sql, 64 * 1024 * 1024);
       writeInBatches(state.storage, new VectorCache(), facts(12_000), 2000);
       const rows = () => 12_000;
-      const holdsAll = (seq: number, words: string[]) => {
-        const text = sql
-          .exec<{ content: string }>('SELECT content FROM items WHERE seq = ?', seq)
-          .one().content;
-        return words.every((w) => text.split(' ').includes(w));
-      };
       const questions: [string, string[]][] = [
         ['roadmap billing garden osaka', ['roadmap', 'billing', 'garden', 'osaka']],
         ['garden kernel billing', ['garden', 'kernel', 'billing']],
@@ -91,24 +90,34 @@ describe('a question whose words are common in a large Context', () => {
       const fromFts = questions.flatMap(([q]) =>
         policies.map((policy) => read(ftsSearch(sql, q, [], { policy, rows }, 200), 20_000)),
       );
+      // Newest first: every row's words, to tell which rows a bounded list may read.
+      const texts = sql
+        .exec<{ seq: number; content: string }>('SELECT seq, content FROM items ORDER BY seq DESC')
+        .toArray()
+        .map((r) => ({ seq: r.seq, words: new Set(r.content.split(' ')) }));
       questions.forEach(([, words], qi) => {
         const list = fromIndex[qi * policies.length] ?? [];
-        // The rows holding every word come first, best first; then rows holding fewer.
-        const firstPart = list.findIndex((h) => !holdsAll(h.seq, words));
-        expect(firstPart).toBeGreaterThan(10);
-        for (const hit of list.slice(0, firstPart)) expect(holdsAll(hit.seq, words)).toBe(true);
-        for (let i = 1; i < firstPart; i++)
-          expect(list[i]?.score).toBeLessThanOrEqual(list[i - 1]?.score ?? Infinity);
-        const rest = list.slice(firstPart);
-        expect(rest.some((h) => holdsAll(h.seq, words))).toBe(false);
-        // The rest comes from the newest rows only: the oldest rows holding some of the words
-        // are never scored.
-        const oldest = Math.min(...rest.map((h) => h.seq));
-        expect(oldest).toBeGreaterThan(1000);
-        const older = sql
-          .exec<{ n: number }>('SELECT COUNT(*) AS n FROM items WHERE seq < ?', oldest)
-          .one().n;
-        expect(older).toBeGreaterThan(0);
+        // First the newest CONJUNCTIVE_ROWS rows holding every word, best first.
+        const holding = texts.filter((t) => words.every((w) => t.words.has(w)));
+        expect(holding.length).toBeGreaterThan(CONJUNCTIVE_ROWS);
+        const newestHolding = new Set(holding.slice(0, CONJUNCTIVE_ROWS).map((t) => t.seq));
+        const firstPart = list.slice(0, CONJUNCTIVE_ROWS);
+        expect(new Set(firstPart.map((h) => h.seq))).toEqual(newestHolding);
+        for (let i = 1; i < firstPart.length; i++)
+          expect(firstPart[i]?.score).toBeLessThanOrEqual(firstPart[i - 1]?.score ?? Infinity);
+        // Then, best first, the rest of the newest RECENT_ROWS rows holding any of the words:
+        // an older row is never scored, even one holding them all.
+        const newestAny = texts
+          .filter((t) => words.some((w) => t.words.has(w)))
+          .slice(0, RECENT_ROWS)
+          .map((t) => t.seq)
+          .filter((seq) => !newestHolding.has(seq));
+        const rest = list.slice(CONJUNCTIVE_ROWS);
+        expect(rest.length).toBeGreaterThan(100);
+        expect(new Set(rest.map((h) => h.seq))).toEqual(new Set(newestAny));
+        for (let i = 1; i < rest.length; i++)
+          expect(rest[i]?.score).toBeLessThanOrEqual(rest[i - 1]?.score ?? Infinity);
+        expect(Math.min(...rest.map((h) => h.seq))).toBeGreaterThan(10_000);
       });
       // The same rows in the same order, with the same scores (weighed-first: FTS5's halved
       // combined score, within the zero-weight terms' 1e-6 shares).
@@ -200,15 +209,20 @@ describe('a question whose words are common in a large Context', () => {
         const own = rank(and);
         const both = rank(`(${and}) AND (${c.match})`);
         const half = c.policy === 'weighed-first' ? 2 : 1;
-        const list = read(ftsSearch(sql, c.q, c.extra, { policy: c.policy, rows }, 200), own.size);
+        // The newest CONJUNCTIVE_ROWS of them.
+        const newest = [...own.keys()].sort((x, y) => y - x).slice(0, CONJUNCTIVE_ROWS);
+        const list = read(
+          ftsSearch(sql, c.q, c.extra, { policy: c.policy, rows }, 200),
+          newest.length,
+        );
         expect(own.size).toBeGreaterThan(100);
-        expect(new Set(list.map((h) => h.seq))).toEqual(new Set(own.keys()));
+        expect(new Set(list.map((h) => h.seq))).toEqual(new Set(newest));
         for (const hit of list) {
           const fts5 = -((both.get(hit.seq) ?? NaN) - (own.get(hit.seq) ?? 0)) / half;
           expect(Math.abs(hit.score - fts5)).toBeLessThan(1e-9);
         }
         // Which path scored them: from the text, unless a row is outside the mirrored domain.
-        const fromText = bm25OfRows(sql, [...own.keys()], c.all, vocabulary);
+        const fromText = bm25OfRows(sql, newest, c.all, vocabulary);
         expect(fromText !== null).toBe(c.fromText);
       }
 
@@ -221,7 +235,10 @@ describe('a question whose words are common in a large Context', () => {
       const whole = () =>
         read(ftsSearch(sql, q, ['note3'], { policy: 'weighed-first', rows }, 200), 3000);
       const fromFts = whole();
-      const first = rank('"amber" AND "birch" AND "cedar" AND "delta"').size;
+      const first = Math.min(
+        CONJUNCTIVE_ROWS,
+        rank('"amber" AND "birch" AND "cedar" AND "delta"').size,
+      );
       const rest = fromFts.slice(first);
       expect(rest.length).toBeGreaterThan(100);
       const weighedOnly = rank('"amber" OR "birch" OR "cedar" OR "delta" OR "note3"');
