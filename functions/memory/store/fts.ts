@@ -4,6 +4,8 @@ import { bm25OfRows } from './bm25-rows.ts';
 import { KeptUntilWrite } from './counts.ts';
 import { CONJUNCTIVE_FROM, CONJUNCTIVE_ROWS, RECENT_ROWS } from './fts-bounds.ts';
 import { ftsToken } from './fts-tokens.ts';
+import { hasTable } from './schema-facts.ts';
+import { NEXT_FTS } from './schema/conversation-time.ts';
 import { jsonBatches } from './json-batches.ts';
 import { budgetOf } from './memory-budget.ts';
 import { noteFtsWrite, postingsIndex } from './postings-cache.ts';
@@ -44,6 +46,8 @@ export function ftsInsert(sql: SqlStorage, rows: readonly FtsRow[], withTerms: b
 export function ftsDelete(sql: SqlStorage, seq: number): void {
   noteFtsWrite(sql, [seq]);
   sql.exec('DELETE FROM items_fts WHERE rowid = ?', seq);
+  // The index a schema step is building beside (conversation-time.ts) may hold the row already.
+  if (hasTable(sql, NEXT_FTS)) sql.exec(`DELETE FROM ${NEXT_FTS} WHERE rowid = ?`, seq);
 }
 
 /**
@@ -439,6 +443,8 @@ export function documentFrequencies(sql: SqlStorage, stems: string[]): Map<strin
 
 /** `documentFrequencies` read from `items_fts_vocab`, kept until the next write. */
 function vocabularyFrequencies(sql: SqlStorage, stems: string[]): Map<string, number> {
+  // Below the conversation-time step there is no vocabulary: no counts (no list is bounded).
+  if (!hasTable(sql, 'items_fts_vocab')) return new Map();
   const df = frequencies.get(sql);
   if (df.size >= FREQUENCY_CACHE_MAX) df.clear();
   // The `frequencies` part of the Context's memory budget: a map entry and a short string a stem.

@@ -2,11 +2,14 @@ import { env, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { JobEnvelope } from '../../../functions/memory/jobs/messages.ts';
 import { migrateContext } from '../../../functions/memory/jobs/migrate-context.ts';
-import { STATES_A_TIME } from '../../../functions/memory/retrieval/time-terms.ts';
-import { insertItems } from '../../../functions/memory/store/items.ts';
+import { contentTimeTerms, STATES_A_TIME } from '../../../functions/memory/retrieval/time-terms.ts';
+import { deleteItemRow, getItemRow, insertItems } from '../../../functions/memory/store/items.ts';
+import { search } from '../../../functions/memory/store/search.ts';
+import { hasConversation } from '../../../functions/memory/store/validity.ts';
 import { migrateFenced } from '../../../functions/memory/store/migrate-fenced.ts';
 import type { NewItem } from '../../../functions/memory/store/types.ts';
 import { aliasesStep } from '../../../functions/memory/store/schema/aliases.ts';
+import { conversationTime } from '../../../functions/memory/store/schema/conversation-time.ts';
 import { answerTypeTermsStep } from '../../../functions/memory/store/schema/answer-type-terms.ts';
 import { LATEST_SCHEMA_VERSION } from '../../../functions/memory/store/schema/index.ts';
 import { placeTermsStep } from '../../../functions/memory/store/schema/place-terms.ts';
@@ -89,6 +92,80 @@ describe('schema steps that rewrite every row', () => {
       expect(versions[6]).toBe(LATEST_SCHEMA_VERSION);
       expect(placeTermsStep.version).toBe(answerTypeTermsStep.version + 1);
       expect(allTerms(sql)).toEqual(whole);
+    });
+  });
+
+  it('step 7 builds its index beside the one readers use, in pieces, and swaps it in with the last', async () => {
+    await runInDurableObject(env.CONTEXT_STORE.getByName('schema-fill-step7'), (_obj, state) => {
+      const sql = state.storage.sql;
+      const cache = new VectorCache();
+      const write = (texts: string[], at: string) =>
+        state.storage.transactionSync(() => insertItems(sql, cache, texts.map(plainItem), at));
+      const count = (table: string) =>
+        sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`).one().n;
+      const tables = () =>
+        sql
+          .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE name LIKE 'items_fts%'")
+          .toArray()
+          .map((r) => r.name);
+      applyMigrations(state.storage, conversationTime.version - 1);
+      for (let i = 0; i < N; i += 500)
+        write(
+          Array.from({ length: Math.min(500, N - i) }, (_, j) => text(i + j)),
+          '2023-06-04T18:00:00.000Z',
+        );
+      const step = () => migrateFenced(state.storage, 1, conversationTime.version, FILL_PIECE);
+      const first = step();
+      expect(first).toMatchObject({ ok: true, pending: true });
+      // One piece is in the new index; readers and writers meanwhile are the version before's.
+      expect(readSchemaVersion(sql)).toBe(conversationTime.version - 1);
+      expect(count('items_fts_next')).toBe(FILL_PIECE);
+      expect(count('items_fts')).toBe(N);
+      expect(hasConversation(sql)).toBe(false);
+      const bm25 = (q: string) =>
+        search(sql, cache, { mode: 'bm25', text: q, vector: null, k: 5, lens: [['*']] });
+      expect(bm25('blue kettle shelf')).toHaveLength(5);
+      // Written during the fill (after the pieces done so far), and one deleted that a piece copied.
+      const [late] = write(['Tom: the red kettle whistles at dawn.'], '2024-02-29T07:00:00.000Z');
+      const copied = sql.exec<{ id: string }>('SELECT id FROM items WHERE seq = 7').one().id;
+      const row = getItemRow(sql, copied);
+      if (!row) throw new Error('no row 7');
+      state.storage.transactionSync(() => deleteItemRow(sql, cache, row));
+      expect(bm25('red kettle whistles')[0]?.id).toBe(late?.id);
+      let calls = 1;
+      for (let run = step(); run.ok && calls < 10; run = step()) {
+        calls++;
+        if (!run.pending) break;
+      }
+      // 4,501 rows, 2,000 a call: the last call copies the 501 left and swaps.
+      expect(calls).toBe(3);
+      expect(readSchemaVersion(sql)).toBe(conversationTime.version);
+      expect(tables()).not.toContain('items_fts_next');
+      expect(hasConversation(sql)).toBe(true);
+      // Every item once, with its date terms (from its stored valid_from), and nothing else.
+      const items = sql
+        .exec<{ seq: number; content: string; valid_from: string | null }>(
+          'SELECT seq, content, valid_from FROM items ORDER BY seq',
+        )
+        .toArray();
+      expect(items.every((r) => r.valid_from !== null)).toBe(true);
+      expect(items.some((r) => r.seq === 7)).toBe(false);
+      expect(items).toHaveLength(N);
+      const index = sql
+        .exec<{ seq: number; content: string; terms: string }>(
+          'SELECT rowid AS seq, content, terms FROM items_fts ORDER BY rowid',
+        )
+        .toArray();
+      expect(index).toEqual(
+        items.map((r) => ({
+          seq: r.seq,
+          content: r.content,
+          terms: contentTimeTerms(r.content, r.valid_from ?? '').join(' '),
+        })),
+      );
+      expect(index.at(-1)?.terms).toContain('dy20240229');
+      expect(count('items_fts_vocab')).toBeGreaterThan(10);
+      expect(bm25('red kettle whistles')[0]?.id).toBe(late?.id);
     });
   });
 
