@@ -66,6 +66,8 @@ export interface RecallReport {
   neighbours?: Record<string, NeighbourScores>;
   /** split → system → trait → scores (sets that mark traits only) */
   traits?: Record<string, Record<string, Record<string, Scores>>>;
+  /** system → question id → its ranked turn ids (written with `--json` only) */
+  ranked?: Record<string, Record<string, string[]>>;
 }
 
 /** Evidence recall of what a caller holds: top 10 plus neighbours (distinct turns), or top k. */
@@ -267,4 +269,36 @@ export function markdown(
     );
   if (fallbacks.length > 0) lines.push('', `Mode fallbacks: ${fallbacks.join('; ')}.`);
   return lines.join('\n');
+}
+
+/** Recall averaged per question and summed per gold turn (both ways, issue 42), and MRR. */
+export function score(questions: BenchQuestion[], ranked: Map<string, string[]>): Scores {
+  let r5 = 0;
+  let r10 = 0;
+  let rr = 0;
+  let gold5 = 0;
+  let gold10 = 0;
+  let golds = 0;
+  for (const q of questions) {
+    const list = ranked.get(q.id) ?? [];
+    const gold = new Set(q.evidence);
+    const hits = (k: number) => list.slice(0, k).filter((id) => gold.has(id)).length;
+    r5 += hits(5) / gold.size;
+    r10 += hits(K) / gold.size;
+    gold5 += hits(5);
+    gold10 += hits(K);
+    golds += gold.size;
+    const first = list.slice(0, K).findIndex((id) => gold.has(id));
+    rr += first >= 0 ? 1 / (first + 1) : 0;
+  }
+  const n = questions.length || 1;
+  return {
+    questions: questions.length,
+    recall_at_5: r5 / n,
+    recall_at_10: r10 / n,
+    gold_turns: golds,
+    recall_at_5_gold: gold5 / (golds || 1),
+    recall_at_10_gold: gold10 / (golds || 1),
+    mrr: rr / n,
+  };
 }

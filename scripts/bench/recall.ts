@@ -35,6 +35,7 @@ import type { Conversation, Turn } from '../../test/fixtures/recall-conversation
 import { startDevServer, type DevServer } from '../../test/support/wrangler-dev.ts';
 import { managementCall, percentile } from './dev-api.ts';
 import {
+  score,
   K,
   markdown,
   SPLITS,
@@ -155,38 +156,6 @@ export function turnToFact(turn: Turn): {
 interface Run {
   ranked: Map<string, string[]>;
   latency: number[];
-}
-
-/** Recall averaged per question and summed per gold turn (both ways, issue 42), and MRR. */
-export function score(questions: Question[], ranked: Map<string, string[]>): Scores {
-  let r5 = 0;
-  let r10 = 0;
-  let rr = 0;
-  let gold5 = 0;
-  let gold10 = 0;
-  let golds = 0;
-  for (const q of questions) {
-    const list = ranked.get(q.id) ?? [];
-    const gold = new Set(q.evidence);
-    const hits = (k: number) => list.slice(0, k).filter((id) => gold.has(id)).length;
-    r5 += hits(5) / gold.size;
-    r10 += hits(K) / gold.size;
-    gold5 += hits(5);
-    gold10 += hits(K);
-    golds += gold.size;
-    const first = list.slice(0, K).findIndex((id) => gold.has(id));
-    rr += first >= 0 ? 1 / (first + 1) : 0;
-  }
-  const n = questions.length || 1;
-  return {
-    questions: questions.length,
-    recall_at_5: r5 / n,
-    recall_at_10: r10 / n,
-    gold_turns: golds,
-    recall_at_5_gold: gold5 / (golds || 1),
-    recall_at_10_gold: gold10 / (golds || 1),
-    mrr: rr / n,
-  };
 }
 
 class Api {
@@ -481,6 +450,11 @@ export async function runRecallBench(args: string[] = []): Promise<string | null
       };
   }
   if (options.json) {
+    // Every question's ranked turns per system, to compare two runs question by question (a
+    // set and its tidy twin).
+    report.ranked = Object.fromEntries(
+      [...runs].map(([system, run]) => [system, Object.fromEntries(run.ranked)]),
+    );
     writeFileSync(options.json, `${JSON.stringify(report, null, 2)}\n`);
     console.log(`recall: wrote ${options.json}`);
   }

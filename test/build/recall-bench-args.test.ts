@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseRecallArgs, score } from '../../scripts/bench/recall.ts';
+import { parseRecallArgs } from '../../scripts/bench/recall.ts';
+import { score } from '../../scripts/bench/recall-report.ts';
 import { setSourceOf } from '../../scripts/bench/recall-sets.ts';
 import { parseRealtalkDate, readRealtalk } from '../../scripts/bench/recall-realtalk.ts';
 
