@@ -46,6 +46,8 @@ const PARTS: Part[] = [
     exportName: 'runScaleLong',
     onlyWhenNamed: true,
   },
+  // The IVF's recall against the exact scan on the same kept Context, by lists probed.
+  { name: 'scale-ann', module: './scale-ann.ts', exportName: 'runScaleAnn', onlyWhenNamed: true },
   // Lighthouse and axe-core on the audited pages (also alone: `npm run audit`).
   { name: 'audit', module: '../audit.ts', exportName: 'runAudit' },
 ];

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { nprobeFor } from './vector-ivf.ts';
 import { kmeans, SampleRows, trainCentroids } from './vector-kmeans.ts';
 
 /** A seeded generator, so a failure reproduces. */
@@ -115,5 +116,18 @@ describe('IVF training', () => {
     const b = new Int32Array(rows);
     expect(trainCentroids(sample, rows, dims, 40, a)).toEqual(kmeans(sample, rows, dims, 40, b));
     expect(a).toEqual(b);
+  });
+});
+
+describe('lists probed first', () => {
+  it('reads a small index whole, and fewer lists of a large narrow index than of a wide one', () => {
+    expect(nprobeFor(16, 100)).toBe(16);
+    // Below 256 lists: 2 sqrt(lists) for narrow vectors, 2.7 sqrt for wide ones.
+    expect(nprobeFor(100, 100)).toBe(20);
+    expect(nprobeFor(100, 768)).toBe(27);
+    // From 256 lists a narrow index probes 1.5 sqrt (a million local vectors: 647 lists, 39).
+    expect(nprobeFor(647, 100)).toBe(39);
+    expect(nprobeFor(647, 768)).toBe(69);
+    expect(nprobeFor(647, 100, 2)).toBe(51);
   });
 });

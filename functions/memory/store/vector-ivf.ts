@@ -70,18 +70,36 @@ export function listsFor(rows: number): number {
   return Math.max(8, Math.min(1024, Math.round(Math.sqrt(rows))));
 }
 
-/** Lists a query probes first: enough that recall@10 against the exact scan stays above 0.95. */
-export function nprobeFor(lists: number, dims: number): number {
+/**
+ * Lists a query probes first, as a multiple of sqrt(lists): enough that recall@10 against the
+ * exact scan stays above 0.95. Measured on the scale bench's synthetic 768-dimension vectors (hard
+ * for IVF: sums of random word vectors), 100k vectors, 316 lists, lens-filtered questions: 1.5
+ * sqrt (27 lists) 0.936, 2 sqrt (36) about 0.95, 2.7 sqrt (48) 0.974; 1024 dimensions at 2 sqrt:
+ * 0.940 (10k) and 0.944 (100k), 768 at a million 0.954. Wide vectors cluster more loosely, and
+ * their PQ codes are a quarter of the int8 ones (vector-pq.ts), so above 256 dimensions a query
+ * reads 2.7 sqrt lists, still fewer bytes than 2 sqrt of int8.
+ */
+export const WIDE_PROBES = 2.7;
+/**
+ * The same for narrow vectors (the local model's 100) in a large index. Below 256 lists a
+ * question probes 2 sqrt(lists), as wide ones did before PQ codes: a few thousand codes, and
+ * clustered synthetic vectors need them (32 dimensions, 12 clusters, 55 lists: 0.885 at 1.5
+ * against 0.9 or more at 2, `ivf-lists.test.ts`). From 256 lists (about 65,000 vectors) on, where
+ * the codes scored are most of a vector question's time (docs/scale.md), 1.5 sqrt: the local
+ * model's sentence vectors cluster far more tightly than those. At a million of them (647 lists;
+ * `npm run bench -- scale-ann`, the scale bench's 50 questions with their lenses) 2 sqrt (51
+ * lists) 0.992, 1.5 sqrt (39) 0.978, a quarter fewer codes scored.
+ */
+export const NARROW_PROBES = 1.5;
+/** Lists from which a narrow index probes `NARROW_PROBES` sqrt(lists). */
+const NARROW_FROM_LISTS = 256;
+
+export function nprobeFor(lists: number, dims: number, factor?: number): number {
   // A small index is read whole: exact, and no slower than the scan it replaces.
   if (lists <= 16) return lists;
-  // Measured on the scale bench's synthetic 768-dimension vectors (hard for IVF: sums of random
-  // word vectors), 100k vectors, 316 lists, lens-filtered questions, recall@10 against the exact
-  // scan: 1.5 sqrt (27 lists) 0.936, 2 sqrt (36) about 0.95, 2.7 sqrt (48) 0.974; 1024
-  // dimensions at 2 sqrt: 0.940 (10k) and 0.944 (100k), 768 at a million 0.954. Wide vectors
-  // cluster more loosely, and their PQ codes are a quarter of the int8 ones (vector-pq.ts), so
-  // above 256 dimensions a query reads 2.7 sqrt lists, still fewer bytes than 2 sqrt of int8.
-  const factor = dims > 256 ? 2.7 : 2;
-  return Math.min(lists, Math.max(8, Math.ceil(Math.sqrt(lists) * factor)));
+  const probes =
+    factor ?? (dims > 256 ? WIDE_PROBES : lists >= NARROW_FROM_LISTS ? NARROW_PROBES : 2);
+  return Math.min(lists, Math.max(8, Math.ceil(Math.sqrt(lists) * probes)));
 }
 
 export function generationBytes(g: Generation): number {

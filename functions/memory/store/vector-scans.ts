@@ -196,6 +196,8 @@ export function ivfSearch(
   limit: number,
   accept: VectorFilter,
   reader?: CandidateReader,
+  /** Lists probed first, as a multiple of sqrt(lists) (vector-ivf.ts `nprobeFor`). */
+  probes?: number,
 ): ScoredSeq[] {
   const maxLists = Math.max(...gens.map((g) => g.lists));
   const dims = Math.max(...gens.map((g) => g.dims));
@@ -209,10 +211,10 @@ export function ivfSearch(
   const filterIds = hasBlocks(sql) ? new FilterIds(sql, admits) : null;
   const closed = closedColumn(sql, '');
   for (let factor = 1; ; factor *= 4) {
-    const probes = Math.min(maxLists, nprobeFor(maxLists, dims) * factor);
+    const probed = Math.min(maxLists, nprobeFor(maxLists, dims, probes) * factor);
     const candidates = new TopK((limit * CANDIDATES_PER_HIT + CANDIDATE_SLACK) * factor);
     for (const g of gens) {
-      const lists = nearestLists(g, query, Math.min(g.lists, probes));
+      const lists = nearestLists(g, query, Math.min(g.lists, probed));
       scoreLists(sql, modelId, g, lists, query, admits, filterIds, candidates);
     }
     // A seq can be offered twice: from a block and a tail row written after a re-embedding.
@@ -243,7 +245,7 @@ export function ivfSearch(
         if (admits(row.scopes, row.kind, row.closed === 1)) admitted.add(row.seq);
       for (const seq of part) if (admitted.has(seq)) shortlist.push(seq);
     }
-    if (shortlist.length < limit && probes < maxLists) continue;
+    if (shortlist.length < limit && probed < maxLists) continue;
     const top = new TopK(limit);
     for (const row of sql.exec<{ item_seq: number; vector: ArrayBuffer }>(
       `SELECT item_seq, vector FROM item_vectors

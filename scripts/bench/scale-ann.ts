@@ -1,0 +1,81 @@
+// The IVF's recall against the exact scan on a kept Context, by how many lists a question probes:
+//   npm run bench -- scale-ann --file=/tmp/ctx.db [--factors=2,1.5] [--questions=50]
+// The file is one the `scale-profile` bench grew (local model vectors); read only. The exact top 10
+// of each of the scale bench's questions, among the facts its lens reads, comes from one pass over
+// every stored vector; the IVF's top 10 (vector-scans.ts `ivfSearch`) probes `factor` sqrt(lists)
+// lists first, as `nprobeFor` does (ties at the 10th score count as found). The scale bench has
+// no such figure for the local model, whose `vector` mode re-scores its list by sentence; this is
+// its index's own recall, the figure `NARROW_PROBES` was chosen by (prints only).
+import { embedSif, SIF_MODEL_ID } from '../../functions/memory/retrieval/sif-embeddings.ts';
+import { lensMatches } from '../../functions/memory/scopes/lens.ts';
+import { loadGenerations } from '../../functions/memory/store/vector-ivf.ts';
+import { TopK } from '../../functions/memory/store/vector-matrix.ts';
+import { dotAt } from '../../functions/memory/store/vector-rows.ts';
+import { ivfSearch } from '../../functions/memory/store/vector-scans.ts';
+import { nodeStorage } from '../../test/support/node-sql-storage.ts';
+import { questionAt } from './scale-facts.ts';
+
+function flag(flags: string[], name: string): string | undefined {
+  return flags.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+}
+
+export async function runScaleAnn(flags: string[]): Promise<null> {
+  const file = flag(flags, 'file');
+  if (!file) throw new Error('scale-ann: --file=<a scale-profile file> is needed');
+  const factors = (flag(flags, 'factors') ?? '2,1.5').split(',').map(Number);
+  const n = Number(flag(flags, 'questions') ?? 50);
+  const sql = nodeStorage(file).sql;
+  const questions = Array.from({ length: n }, (_, i) => {
+    const q = questionAt(i);
+    const lens = (q.lens ?? ['*']).map((e) => (typeof e === 'string' ? [e] : e));
+    return {
+      vector: embedSif(q.query),
+      accept: (scopes: readonly string[]) => lensMatches(lens, scopes),
+    };
+  });
+  const exact = questions.map(() => new TopK(10));
+  const t0 = performance.now();
+  for (const row of sql.exec<{ seq: number; vector: ArrayBuffer; scopes: string }>(
+    `SELECT v.item_seq AS seq, v.vector, i.scopes FROM item_vectors v JOIN items i ON i.seq = v.item_seq
+      WHERE v.model_id = ? AND i.valid_until IS NULL`,
+    SIF_MODEL_ID,
+  )) {
+    const scopes = JSON.parse(row.scopes) as string[];
+    const values = new Float32Array(row.vector, 0, row.vector.byteLength >>> 2);
+    questions.forEach((q, i) => {
+      if (q.accept(scopes)) exact[i]?.offer(row.seq, dotAt(q.vector, values, 0, values.length));
+    });
+  }
+  console.log(
+    `scale-ann: exact top 10 of ${n} questions in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
+  const gens = loadGenerations(sql, SIF_MODEL_ID);
+  console.log(`scale-ann: ${gens.map((g) => `${g.lists} lists`).join(', ')}`);
+  for (const factor of factors) {
+    let found = 0;
+    const ms: number[] = [];
+    questions.forEach((q, i) => {
+      const t = performance.now();
+      const hits = ivfSearch(
+        sql,
+        SIF_MODEL_ID,
+        gens,
+        q.vector,
+        10,
+        (scopes) => q.accept(scopes),
+        undefined,
+        factor,
+      );
+      ms.push(performance.now() - t);
+      const best = exact[i]?.hits ?? [];
+      const seqs = new Set(best.map((h) => h.seq));
+      const tenth = best[best.length - 1]?.score ?? Number.NEGATIVE_INFINITY;
+      found += hits.filter((h) => seqs.has(h.seq) || h.score >= tenth).length;
+    });
+    ms.sort((a, b) => a - b);
+    console.log(
+      `scale-ann: ${factor} sqrt(lists) probed: recall@10 ${(found / (n * 10)).toFixed(3)}, ${(ms[ms.length >> 1] ?? 0).toFixed(1)} ms p50 a question (limit 10)`,
+    );
+  }
+  return null;
+}
