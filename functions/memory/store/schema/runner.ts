@@ -114,21 +114,24 @@ function stamp(sql: SqlStorage, version: number): void {
  */
 export function stepUnderway(sql: SqlStorage): number | null {
   readSchemaVersion(sql);
-  const value = sql
-    .exec<{ value: string }>(`SELECT value FROM _meta WHERE key = 'filling'`)
-    .toArray()[0]?.value;
-  const version = value === undefined ? Number.NaN : Number.parseInt(value, 10);
-  return Number.isInteger(version) ? version : null;
+  return filling(sql)?.version ?? null;
 }
 
 /** Where a step's fill stands: null when it has not started (or another step's is recorded). */
 function fillingAfter(sql: SqlStorage, version: number): string | null {
+  const underway = filling(sql);
+  return underway?.version === version ? underway.after : null;
+}
+
+/** `_meta.filling` (`<version>:<cursor>`) read, or null when no step is filling. */
+function filling(sql: SqlStorage): { version: number; after: string } | null {
   const value = sql
     .exec<{ value: string }>(`SELECT value FROM _meta WHERE key = 'filling'`)
     .toArray()[0]?.value;
   const colon = value?.indexOf(':') ?? -1;
-  if (value === undefined || colon < 0 || value.slice(0, colon) !== String(version)) return null;
-  return value.slice(colon + 1);
+  if (value === undefined || colon < 0) return null;
+  const version = Number.parseInt(value.slice(0, colon), 10);
+  return Number.isInteger(version) ? { version, after: value.slice(colon + 1) } : null;
 }
 
 function setFilling(sql: SqlStorage, version: number, after: string): void {
