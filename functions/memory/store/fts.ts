@@ -100,6 +100,8 @@ export type TermPolicy = 'all' | 'weighed' | 'weighed-first';
 export interface TermChoice {
   policy: TermPolicy;
   rows: () => number;
+  /** Rows each later part of a bounded list reads (default `RECENT_ROWS`). */
+  recent?: number;
 }
 
 /**
@@ -239,10 +241,11 @@ export function* ftsSearch(
     // a zero-weight term adds a share of 1e-6, and FTS5 would read its whole doclist (an
     // answer-type term at a million facts: 40 to 60 ms a question) to count its rows. The postings
     // index bounds its list the same way.
+    const recent = choice?.recent ?? RECENT_ROWS;
     if (plan.policy !== 'weighed-first')
-      return yield* newestRows(sql, plan.policy === 'all' ? terms : weighed, seen);
-    yield* newestRows(sql, weighed, seen);
-    return yield* newestRows(sql, terms, seen);
+      return yield* newestRows(sql, plan.policy === 'all' ? terms : weighed, seen, recent);
+    yield* newestRows(sql, weighed, seen, recent);
+    return yield* newestRows(sql, terms, seen, recent);
   }
   if (plan.policy === 'all') return yield* ranked(sql, matchOf(terms), seen);
   if (plan.policy === 'weighed') return yield* ranked(sql, matchOf(weighed), seen);
@@ -282,7 +285,7 @@ function* indexed(
   const matched = plan.policy === 'all' ? tokens.map((_, i) => i) : plan.weighed;
   const common = conjunction(matched, fromText, frequency);
   const all = new Set(common.all.map((i) => tokens[i] ?? ''));
-  const bounds = { all, bounded: common.bounded };
+  const bounds = { all, bounded: common.bounded, recent: choice?.recent ?? RECENT_ROWS };
   if (plan.policy === 'all') return yield* index.search(tokens, undefined, bounds);
   if (plan.policy === 'weighed') return yield* index.search(weighed, undefined, bounds);
   yield* index.search(tokens, new Set(weighed), bounds);
@@ -352,7 +355,7 @@ function scoredFromText(
 }
 
 /**
- * The rest of a bounded list: of the newest `RECENT_ROWS` rows matching any of `terms`, those not
+ * The rest of a bounded list: of the newest `recent` rows matching any of `terms`, those not
  * `seen` yet (each added to it), scored on `terms` from their text, best first; FTS5 scores them
  * when their text cannot be read as it reads it (from the same rows: `rowid >= floor`).
  */
@@ -360,10 +363,11 @@ function* newestRows(
   sql: SqlStorage,
   terms: readonly string[],
   seen: Set<number>,
+  recent: number,
 ): Generator<FtsHit> {
   const match = matchOf([...terms]);
   if (match === null) return;
-  const { seqs, floor } = newestSeqs(sql, match, RECENT_ROWS);
+  const { seqs, floor } = newestSeqs(sql, match, recent);
   const fresh = seqs.filter((seq) => !seen.has(seq));
   const hits = scoredFromText(sql, fresh, terms) ?? ranked(sql, match, seen, floor);
   for (const hit of hits) {

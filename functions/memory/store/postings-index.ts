@@ -131,13 +131,13 @@ export class PostingsIndex {
    * scored only if the caller reads past the first part (a ubiquitous word's rows: most of the
    * Context), and each part is sorted lazily, a heap popped as the caller reads. A `bounded` list
    * (fts.ts `conjunction`) starts with the newest `CONJUNCTIVE_ROWS` rows holding every token of
-   * `all`, and each later part reads only the newest `RECENT_ROWS` rows matching its tokens, as
+   * `all`, and each later part reads only the newest `recent` (default `RECENT_ROWS`) rows matching its tokens, as
    * fts.ts reads them from FTS5.
    */
   *search(
     phrases: readonly string[],
     first?: ReadonlySet<string>,
-    bounds?: { all: ReadonlySet<string>; bounded: boolean },
+    bounds?: { all: ReadonlySet<string>; bounded: boolean; recent?: number },
   ): Generator<IndexHit> {
     if (this.rows === 0 || phrases.length === 0) return;
     const all = bounds?.all ?? new Set<string>();
@@ -149,7 +149,8 @@ export class PostingsIndex {
     const allFloor = bounded && all.size > 0 ? this.floorOf(holdsAll, all, CONJUNCTIVE_ROWS) : null;
     const inAll = (slot: number): boolean => holdsAll(slot) && this.from(slot, allFloor);
     if (all.size > 0) yield* this.ranked(phrases, inAll);
-    const restFloor = bounded ? this.floorOf(null, phrases, RECENT_ROWS) : null;
+    const recent = bounds?.recent ?? RECENT_ROWS;
+    const restFloor = bounded ? this.floorOf(null, phrases, recent) : null;
     const inRest = (slot: number): boolean => !inAll(slot) && this.from(slot, restFloor);
     if (first === undefined) {
       yield* this.ranked(phrases, all.size > 0 || bounded ? inRest : null);
@@ -166,7 +167,7 @@ export class PostingsIndex {
     }
     // Bounded: the newest rows holding a preferred token, scored on those tokens only, then the
     // newest rows matching any token that are in neither part before, as fts.ts reads them.
-    const weighedFloor = this.floorOf(null, first, RECENT_ROWS);
+    const weighedFloor = this.floorOf(null, first, recent);
     const inWeighed = (slot: number): boolean =>
       marks[slot] === 1 && !inAll(slot) && this.from(slot, weighedFloor);
     yield* this.ranked(

@@ -22,6 +22,7 @@ import { namedDays, withNamedDays } from '../retrieval/named-days.ts';
 import { queryWords } from '../retrieval/text.ts';
 import { entityIdsByName } from './entities.ts';
 import { countStaleVectors } from './model-paths.ts';
+import { EXPANSION_ROWS } from './fts-bounds.ts';
 import { documentFrequencies, ftsSearch, type TermPolicy } from './fts.ts';
 import { withNeighbours } from './neighbours.ts';
 import { budgetOf } from './memory-budget.ts';
@@ -83,10 +84,11 @@ function bm25Ranked(
   read: Probe,
   limit: number,
   policy: TermPolicy,
+  recent?: number,
 ): Scored[] {
   const out: Scored[] = [];
   let scanned = 0;
-  const hits = ftsSearch(sql, text, extra, { policy, rows: read.rows }, limit);
+  const hits = ftsSearch(sql, text, extra, { policy, rows: read.rows, recent }, limit);
   // A narrow lens admits few hits a page: each next page is twice the last (at most
   // `PROBE_PAGE`), so finding ten admitted hits among thousands takes a few reads, not one per 8.
   let size = Math.min(PROBE_PAGE, Math.max(limit, 8));
@@ -146,7 +148,7 @@ function prfRanked(
     PRF_TERMS,
   );
   if (terms.length === 0) return [];
-  return bm25Ranked(sql, terms.join(' '), [], accept, read, limit, 'weighed');
+  return bm25Ranked(sql, terms.join(' '), [], accept, read, limit, 'weighed', EXPANSION_ROWS);
 }
 
 /**
@@ -371,6 +373,7 @@ export function search(sql: SqlStorage, cache: VectorCache, asked: SearchRequest
           read,
           depth,
           conversation ? 'weighed' : 'all',
+          EXPANSION_ROWS,
         )
       : [];
   const arms: { arm: Arm; list: Scored[] }[] = [

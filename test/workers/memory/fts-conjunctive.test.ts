@@ -5,6 +5,7 @@ import { bm25OfRows } from '../../../functions/memory/store/bm25-rows.ts';
 import {
   CONJUNCTIVE_FROM,
   CONJUNCTIVE_ROWS,
+  EXPANSION_ROWS,
   RECENT_ROWS,
 } from '../../../functions/memory/store/fts-bounds.ts';
 import {
@@ -83,6 +84,12 @@ describe('a question whose words are common in a large Context', () => {
       const fromIndex = questions.flatMap(([q]) =>
         policies.map((policy) => read(ftsSearch(sql, q, [], { policy, rows }, 200), 20_000)),
       );
+      // An expansion arm's list reads fewer of the newest rows.
+      const narrow = () =>
+        questions.map(([q]) =>
+          read(ftsSearch(sql, q, [], { policy: 'all', rows, recent: EXPANSION_ROWS }, 200), 20_000),
+        );
+      const narrowFromIndex = narrow();
       budgetOf(sql).limit = 0;
       budgetOf(sql).settle();
       setBudgetLimit(sql, 1024);
@@ -90,6 +97,7 @@ describe('a question whose words are common in a large Context', () => {
       const fromFts = questions.flatMap(([q]) =>
         policies.map((policy) => read(ftsSearch(sql, q, [], { policy, rows }, 200), 20_000)),
       );
+      const narrowFromFts = narrow();
       // Newest first: every row's words, to tell which rows a bounded list may read.
       const texts = sql
         .exec<{ seq: number; content: string }>('SELECT seq, content FROM items ORDER BY seq DESC')
@@ -115,6 +123,18 @@ describe('a question whose words are common in a large Context', () => {
         const rest = list.slice(CONJUNCTIVE_ROWS);
         expect(rest.length).toBeGreaterThan(100);
         expect(new Set(rest.map((h) => h.seq))).toEqual(new Set(newestAny));
+        // With `recent`, the rest is of the newest EXPANSION_ROWS rows instead, from either path.
+        const narrowRest = (narrowFromIndex[qi] ?? []).slice(CONJUNCTIVE_ROWS);
+        const newestFew = texts
+          .filter((t) => words.some((w) => t.words.has(w)))
+          .slice(0, EXPANSION_ROWS)
+          .map((t) => t.seq)
+          .filter((seq) => !newestHolding.has(seq));
+        expect(new Set(narrowRest.map((h) => h.seq))).toEqual(new Set(newestFew));
+        expect(newestFew.length).toBeLessThan(newestAny.length);
+        expect((narrowFromFts[qi] ?? []).map((h) => h.seq)).toEqual(
+          (narrowFromIndex[qi] ?? []).map((h) => h.seq),
+        );
         for (let i = 1; i < rest.length; i++)
           expect(rest[i]?.score).toBeLessThanOrEqual(rest[i - 1]?.score ?? Infinity);
         expect(Math.min(...rest.map((h) => h.seq))).toBeGreaterThan(10_000);
