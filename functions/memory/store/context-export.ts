@@ -158,11 +158,6 @@ const STATEMENT_ROWS = 256;
 const GUESSED_LINE_BYTES = 256;
 
 /**
- * Row lines from `cursor` on until about `maxBytes` of JSON (at least one row, so a single large
- * row still moves). Pages are read in rowid order, so rows written while an export runs land in
- * it only if they come after the cursor; each page on its own is consistent.
- */
-/**
  * An FTS5 table's rows read from its `_content` shadow (`c0, c1, …` as the table's columns), or
  * null for any other table. FTS5 answers `rowid > ?` on a full scan by walking its index from the
  * start: at a million facts each statement of a page took 150 ms at the end of the table (a page
@@ -177,6 +172,11 @@ function rowSource(sql: SqlStorage, table: TableInfo): string | null {
   return columns.map((c) => `c${c.cid} AS ${quote(c.name)}`).join(', ');
 }
 
+/**
+ * Row lines from `cursor` on until about `maxBytes` of JSON (at least one row, so a single large
+ * row still moves). Pages are read in rowid order, so rows written while an export runs land in
+ * it only if they come after the cursor; each page on its own is consistent.
+ */
 export function exportPage(
   sql: SqlStorage,
   cursor: ExportCursor | null,
@@ -197,8 +197,13 @@ export function exportPage(
     const keys = table.key.map(
       (k, i) => `${k === 'rowid' ? 'rowid' : quote(k)} AS "${PAGE_KEY}${i}"`,
     );
-    const order = table.key.map((k) => (k === 'rowid' ? 'rowid' : quote(k))).join(', ');
     const source = rowSource(sql, table);
+    // The shadow's `id` is the FTS5 table's rowid, its one key.
+    const order = source
+      ? 'id'
+      : table.key.map((k) => (k === 'rowid' ? 'rowid' : quote(k))).join(', ');
+    const columns = source ? `id AS "${PAGE_KEY}0", ${source}` : `${keys.join(', ')}, *`;
+    const from = quote(source ? `${table.name}_content` : table.name);
     // Statements of as many rows as the page has room for, each read to its end: a cursor
     // left half read keeps its read snapshot and holds WAL checkpoints back (fts.ts `ranked`).
     for (;;) {
@@ -207,9 +212,7 @@ export function exportPage(
       const want = Math.max(1, Math.min(STATEMENT_ROWS, Math.ceil((maxBytes - bytes) / average)));
       const rows = sql
         .exec(
-          source
-            ? `SELECT id AS "${PAGE_KEY}0", ${source} FROM ${quote(`${table.name}_content`)} ${where.replace(order, 'id')} ORDER BY id LIMIT ?`
-            : `SELECT ${keys.join(', ')}, * FROM ${quote(table.name)} ${where} ORDER BY ${order} LIMIT ?`,
+          `SELECT ${columns} FROM ${from} ${where} ORDER BY ${order} LIMIT ?`,
           ...(after ?? []),
           want,
         )

@@ -78,7 +78,7 @@ function queryTerms(text: string, extra: string[]): { terms: string[]; fromText:
   return { terms: out.slice(0, 40), fromText: Math.min(fromText, 40) };
 }
 
-function matchOf(terms: string[]): string | null {
+function matchOf(terms: readonly string[]): string | null {
   if (terms.length === 0) return null;
   return terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(' OR ');
 }
@@ -365,7 +365,7 @@ function* newestRows(
   seen: Set<number>,
   recent: number,
 ): Generator<FtsHit> {
-  const match = matchOf([...terms]);
+  const match = matchOf(terms);
   if (match === null) return;
   const { seqs, floor } = newestSeqs(sql, match, recent);
   const fresh = seqs.filter((seq) => !seen.has(seq));

@@ -224,10 +224,10 @@ export interface ListItemsInput {
   excludeSuperseded?: boolean;
 }
 
-/** A page of items in insertion order, filtered by lens; `next` is the cursor for the next page. */
 /** Rows one list call reads at most (`GET /facts`), visible to the lens or not. */
 export const LIST_READ_BUDGET = 20_000;
 
+/** A page of items in insertion order, filtered by lens; `next` is the cursor for the next page. */
 export function listItems(
   sql: SqlStorage,
   input: ListItemsInput,
