@@ -1,17 +1,24 @@
 // The IVF's recall against the exact scan on a kept Context, by how many lists a question probes:
-//   npm run bench -- scale-ann --file=/tmp/ctx.db [--factors=2,1.5] [--questions=50]
+//   npm run bench -- scale-ann --file=/tmp/ctx.db [--factors=2,1.5] [--questions=50] [--limit=10]
 // The file is one the `scale-profile` bench grew (local model vectors); read only. The exact top 10
 // of each of the scale bench's questions, among the facts its lens reads, comes from one pass over
 // every stored vector; the IVF's top 10 (vector-scans.ts `ivfSearch`) probes `factor` sqrt(lists)
 // lists first, as `nprobeFor` does (ties at the 10th score count as found). The scale bench has
 // no such figure for the local model, whose `vector` mode re-scores its list by sentence; this is
 // its index's own recall, the figure `NARROW_PROBES` was chosen by (prints only).
+//   npm run bench -- scale-ann --file=/tmp/ctx.db --fused [--factors=1.5,1] [--mode=hybrid]
+// compares instead a fused mode's whole top 10 (store/search.ts `search`) with its vector arm
+// probing `factor` sqrt(lists) against the same search reading every list: the figure
+// `FUSED_NARROW_PROBES` was chosen by.
 import { embedSif, SIF_MODEL_ID } from '../../functions/memory/retrieval/sif-embeddings.ts';
 import { lensMatches } from '../../functions/memory/scopes/lens.ts';
 import { loadGenerations } from '../../functions/memory/store/vector-ivf.ts';
 import { TopK } from '../../functions/memory/store/vector-matrix.ts';
 import { dotAt } from '../../functions/memory/store/vector-rows.ts';
 import { ivfSearch } from '../../functions/memory/store/vector-scans.ts';
+import { search } from '../../functions/memory/store/search.ts';
+import type { SearchMode } from '../../functions/memory/store/types.ts';
+import { VectorCache } from '../../functions/memory/store/vectors.ts';
 import { nodeStorage } from '../../test/support/node-sql-storage.ts';
 import { questionAt } from './scale-facts.ts';
 
@@ -24,7 +31,13 @@ export async function runScaleAnn(flags: string[]): Promise<null> {
   if (!file) throw new Error('scale-ann: --file=<a scale-profile file> is needed');
   const factors = (flag(flags, 'factors') ?? '2,1.5').split(',').map(Number);
   const n = Number(flag(flags, 'questions') ?? 50);
+  // A fused mode's vector arm asks for 100 (search.ts `depth`): its recall@100 is that arm's.
+  const limit = Number(flag(flags, 'limit') ?? 10);
   const sql = nodeStorage(file).sql;
+  if (flags.includes('--fused')) {
+    fusedAgreement(sql, factors, n, (flag(flags, 'mode') ?? 'hybrid') as SearchMode);
+    return null;
+  }
   const questions = Array.from({ length: n }, (_, i) => {
     const q = questionAt(i);
     const lens = (q.lens ?? ['*']).map((e) => (typeof e === 'string' ? [e] : e));
@@ -33,7 +46,7 @@ export async function runScaleAnn(flags: string[]): Promise<null> {
       accept: (scopes: readonly string[]) => lensMatches(lens, scopes),
     };
   });
-  const exact = questions.map(() => new TopK(10));
+  const exact = questions.map(() => new TopK(limit));
   const t0 = performance.now();
   for (const row of sql.exec<{ seq: number; vector: ArrayBuffer; scopes: string }>(
     `SELECT v.item_seq AS seq, v.vector, i.scopes FROM item_vectors v JOIN items i ON i.seq = v.item_seq
@@ -47,7 +60,7 @@ export async function runScaleAnn(flags: string[]): Promise<null> {
     });
   }
   console.log(
-    `scale-ann: exact top 10 of ${n} questions in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    `scale-ann: exact top ${limit} of ${n} questions in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
   const gens = loadGenerations(sql, SIF_MODEL_ID);
   console.log(`scale-ann: ${gens.map((g) => `${g.lists} lists`).join(', ')}`);
@@ -61,7 +74,7 @@ export async function runScaleAnn(flags: string[]): Promise<null> {
         SIF_MODEL_ID,
         gens,
         q.vector,
-        10,
+        limit,
         (scopes) => q.accept(scopes),
         undefined,
         factor,
@@ -74,8 +87,58 @@ export async function runScaleAnn(flags: string[]): Promise<null> {
     });
     ms.sort((a, b) => a - b);
     console.log(
-      `scale-ann: ${factor} sqrt(lists) probed: recall@10 ${(found / (n * 10)).toFixed(3)}, ${(ms[ms.length >> 1] ?? 0).toFixed(1)} ms p50 a question (limit 10)`,
+      `scale-ann: ${factor} sqrt(lists) probed: recall@${limit} ${(found / (n * limit)).toFixed(3)}, ${(ms[ms.length >> 1] ?? 0).toFixed(1)} ms p50 a question (limit ${limit})`,
     );
   }
   return null;
+}
+
+/** p50 of a list of times, in ms. */
+function median(ms: number[]): string {
+  const sorted = [...ms].sort((a, b) => a - b);
+  return (sorted[sorted.length >> 1] ?? 0).toFixed(1);
+}
+
+/**
+ * A fused mode's top 10 with its vector arm probing each of `factors` sqrt(lists), and with its
+ * default (`FUSED_NARROW_PROBES`), against the same searches reading every list: the share of
+ * the reference's items each finds, and its p50 in this process (a second pass, warm).
+ */
+function fusedAgreement(sql: SqlStorage, factors: number[], n: number, mode: SearchMode): void {
+  const run = (probes: number | 'fused') => {
+    const cache = new VectorCache();
+    const ms: number[] = [];
+    const lists: string[][] = [];
+    for (let pass = 0; pass < 2; pass++) {
+      ms.length = 0;
+      lists.length = 0;
+      for (let i = 0; i < n; i++) {
+        const q = questionAt(i);
+        const lens = (q.lens ?? ['*']).map((e) => (typeof e === 'string' ? [e] : e));
+        const vector = { modelId: SIF_MODEL_ID, values: embedSif(q.query) };
+        const t = performance.now();
+        const hits = search(sql, cache, { mode, text: q.query, vector, k: 10, lens }, probes);
+        ms.push(performance.now() - t);
+        lists.push(hits.map((h) => h.id));
+      }
+    }
+    return { ms, lists };
+  };
+  // A factor past sqrt(lists) reads every list (`nprobeFor` caps it at the index's size).
+  const every = run(1e6);
+  console.log(`scale-ann: ${mode}, every list probed: ${median(every.ms)} ms p50`);
+  for (const probes of ['fused' as const, ...factors]) {
+    const { ms, lists } = run(probes);
+    let shared = 0;
+    let total = 0;
+    lists.forEach((ids, i) => {
+      const reference = new Set(every.lists[i]);
+      total += reference.size;
+      shared += ids.filter((id) => reference.has(id)).length;
+    });
+    const name = probes === 'fused' ? 'the fused default' : `${probes} sqrt(lists)`;
+    console.log(
+      `scale-ann: ${mode}, ${name} probed: top 10 shares ${(shared / Math.max(1, total)).toFixed(3)} of every list's, ${median(ms)} ms p50`,
+    );
+  }
 }

@@ -32,6 +32,7 @@ import { itemRowsBySeq, toRecord, type ItemRow } from './items.ts';
 import type { SearchHit, SearchMode, SearchRanks, SearchRequest } from './types.ts';
 import { hasConversation } from './validity.ts';
 import { vectorSearch, type VectorCache } from './vectors.ts';
+import type { ProbeFactor } from './vector-ivf.ts';
 import { conversationRanked } from './search-conversation.ts';
 import { searchGraph } from './search-graph.ts';
 import { beginSearch } from './postings-cache.ts';
@@ -119,9 +120,10 @@ function vectorRanked(
   accept: Accept,
   read: Probe,
   limit: number,
+  probes?: ProbeFactor,
 ): Scored[] {
   if (!req.vector) return [];
-  return vectorSearch(sql, cache, req.vector, limit, accept, read);
+  return vectorSearch(sql, cache, req.vector, limit, accept, read, probes);
 }
 
 /** The second, expanded query of pseudo-relevance feedback (its expansion words only). */
@@ -268,8 +270,17 @@ function rankMap(list: Scored[]): Map<number, number> {
   return new Map(list.map((r, i) => [r.seq, i + 1]));
 }
 
-/** Runs one query in the requested mode; results are lens-filtered and at most `k`. */
-export function search(sql: SqlStorage, cache: VectorCache, asked: SearchRequest): SearchHit[] {
+/**
+ * Runs one query in the requested mode; results are lens-filtered and at most `k`. `fusedProbes`:
+ * the IVF lists a fused mode's vector arm reads (vector-ivf.ts `FUSED_NARROW_PROBES`); a bench
+ * sets a number to compare with every list read.
+ */
+export function search(
+  sql: SqlStorage,
+  cache: VectorCache,
+  asked: SearchRequest,
+  fusedProbes: ProbeFactor = 'fused',
+): SearchHit[] {
   // However many bm25 lists this search reads, the postings index counts it once.
   beginSearch(sql);
   const conversation = hasConversation(sql);
@@ -361,7 +372,7 @@ export function search(sql: SqlStorage, cache: VectorCache, asked: SearchRequest
   // dev: seeding from the vector-gated fusion costs 0.02 recall@10).
   const seedWeights = gatedWeights(base, coverage, false);
   const prf = conversation && weights.prf > 0 ? prfRanked(sql, req, bm25, accept, read, depth) : [];
-  const vector = vectorRanked(sql, cache, req, accept, read, depth);
+  const vector = vectorRanked(sql, cache, req, accept, read, depth, fusedProbes);
   const synonyms = [...synonymTerms(plain), ...members];
   const synonym =
     synonyms.length > 0 && weights.synonym > 0

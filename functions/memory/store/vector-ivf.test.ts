@@ -130,4 +130,13 @@ describe('lists probed first', () => {
     expect(nprobeFor(647, 768)).toBe(69);
     expect(nprobeFor(647, 100, 2)).toBe(51);
   });
+
+  it("probes fewer lists of a large narrow index for a fused mode's vector arm, and only there", () => {
+    // A million local vectors: 26 of 647 lists (1 sqrt) against a vector search's 39.
+    expect(nprobeFor(647, 100, 'fused')).toBe(26);
+    // Below 256 lists, and for wide vectors, a fused arm probes what a vector search does.
+    expect(nprobeFor(100, 100, 'fused')).toBe(nprobeFor(100, 100));
+    expect(nprobeFor(647, 768, 'fused')).toBe(nprobeFor(647, 768));
+    expect(nprobeFor(16, 100, 'fused')).toBe(16);
+  });
 });

@@ -5,7 +5,14 @@
  */
 import { hasValidity } from './validity.ts';
 import { filterRows, readBlocks, type Block } from './vector-blocks.ts';
-import { codeDot, hasBlocks, nearestLists, nprobeFor, type Generation } from './vector-ivf.ts';
+import {
+  codeDot,
+  hasBlocks,
+  nearestLists,
+  nprobeFor,
+  type Generation,
+  type ProbeFactor,
+} from './vector-ivf.ts';
 import { memoFilter, TopK, type ScoredSeq, type VectorFilter } from './vector-matrix.ts';
 import { dotAt } from './vector-rows.ts';
 import { pqDot, pqTable } from './vector-pq.ts';
@@ -196,8 +203,8 @@ export function ivfSearch(
   limit: number,
   accept: VectorFilter,
   reader?: CandidateReader,
-  /** Lists probed first, as a multiple of sqrt(lists) (vector-ivf.ts `nprobeFor`). */
-  probes?: number,
+  /** Lists probed first (vector-ivf.ts `nprobeFor`). */
+  probes?: ProbeFactor,
 ): ScoredSeq[] {
   const maxLists = Math.max(...gens.map((g) => g.lists));
   const dims = Math.max(...gens.map((g) => g.dims));

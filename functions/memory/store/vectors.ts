@@ -16,6 +16,7 @@ import {
   workFor,
   type Generation,
   type PostingEntry,
+  type ProbeFactor,
 } from './vector-ivf.ts';
 import { VectorMatrix, type ScoredSeq, type VectorFilter } from './vector-matrix.ts';
 
@@ -204,7 +205,8 @@ export class VectorCache {
   /**
    * Top `limit` items by cosine whose scopes pass `accept`, best first (ties: lower `seq`). With
    * `reader` (a search's memoised item reads, search-probe.ts), the IVF path checks its
-   * candidates through it, so the items the search reads next are read once.
+   * candidates through it, so the items the search reads next are read once. `probes`: how many
+   * of the IVF's lists it reads (vector-ivf.ts `nprobeFor`).
    */
   search(
     sql: SqlStorage,
@@ -212,6 +214,7 @@ export class VectorCache {
     limit: number,
     accept: VectorFilter,
     reader?: CandidateReader,
+    probes?: ProbeFactor,
   ): ScoredSeq[] {
     const { modelId, values } = query;
     const rows = vectorCount(sql, modelId);
@@ -231,7 +234,7 @@ export class VectorCache {
     const hits =
       gens.length === 0
         ? streamedScan(sql, modelId, values, limit, accept, null)
-        : ivfSearch(sql, modelId, gens, values, limit, accept, reader);
+        : ivfSearch(sql, modelId, gens, values, limit, accept, reader, probes);
     budgetOf(sql).settle();
     return hits;
   }
@@ -393,8 +396,9 @@ export function vectorSearch(
   limit: number,
   accept: VectorFilter,
   reader?: CandidateReader,
+  probes?: ProbeFactor,
 ): VectorHit[] {
-  return cache.search(sql, query, limit, accept, reader);
+  return cache.search(sql, query, limit, accept, reader, probes);
 }
 
 /**
