@@ -8,8 +8,10 @@
 // profiler's sampling slows it, so its times are not the cold figures): the profile is written to
 // PREFIX-MODE-ROUND.cpuprofile and its heaviest functions, by self and total time, are printed.
 // `--log [--grep=TEXT]` prints wrangler's output (the lines holding TEXT) after each first query.
-// `node scripts/bench/scale-cold.ts warm --state=DIR [--questions=50] [--modes=...] [--settle]`
-// gives the warm p50 / p95 per mode on the kept state, as the scale bench asks them; with
+// `node scripts/bench/scale-cold.ts warm --state=DIR [--questions=50] [--modes=...] [--settle]
+// [--profile=PREFIX]` gives the warm p50 / p95 per mode on the kept state, as the scale bench
+// asks them (with `--profile`, its questions under the CPU profiler, PREFIX-warm-MODE.cpuprofile:
+// slower, so the times are not the figures); with
 // `--settle` it first waits, with the server up, until the object's background steps have moved
 // the vectors to one generation of PQ codes and packed its tail (a state grown before schema
 // step 17 is retrained to PQ codes on its first query), reading the object's database file.
@@ -221,8 +223,17 @@ async function warm(state: string, args: readonly string[]): Promise<void> {
         tally,
       );
       const ms: number[] = [];
-      for (let q = 0; q < questions; q++)
-        ms.push((await timedQuery(server, kept.agent, questionAt(q), mode, tally)).ms);
+      const asking = async () => {
+        for (let q = 0; q < questions; q++)
+          ms.push((await timedQuery(server, kept.agent, questionAt(q), mode, tally)).ms);
+      };
+      const profile = flag(args, 'profile');
+      if (profile === undefined) await asking();
+      else {
+        const out = `${profile}-warm-${mode}.cpuprofile`;
+        const { summary } = await profiled(server, asking, out, 200);
+        console.log(`${mode} (profiled) -> ${out}\n${summary}`);
+      }
       console.log(
         `${mode}: p50 ${percentile(ms, 50).toFixed(0)} ms, p95 ${percentile(ms, 95).toFixed(0)} ms (${tally.failures()})`,
       );
