@@ -5,6 +5,10 @@
 // what a request's CPU limit sees. Beside the consolidation calls, the same windows gathered the
 // way the first version did (a bm25 search a fact, `relatedFacts`), as the baseline.
 //   npm run bench -- scale-long --file=/tmp/ctx.db [--windows=10] [--jobs=4] [--import-into=/tmp/new.db]
+//     [--turns=1000000]
+// `--turns=N` adds N session turns without their `valid_from` (as a Context below schema step 9
+// holds them) and times step 9's first migration call over them, against the one `UPDATE` of
+// every turn the step was before it went in pieces (rolled back).
 import { planConsolidation } from '../../functions/memory/inference/consolidate.ts';
 import { localProvider } from '../../functions/memory/models/local-provider.ts';
 import { embedHashed, HASH_MODEL_ID } from '../../functions/memory/retrieval/local-embeddings.ts';
@@ -24,6 +28,7 @@ import {
   NEXT_FTS,
 } from '../../functions/memory/store/schema/conversation-time.ts';
 import { SCHEMA_MIGRATIONS } from '../../functions/memory/store/schema/index.ts';
+import { turnTime } from '../../functions/memory/store/schema/turn-time.ts';
 import { applyMigrations, FILL_PIECE } from '../../functions/memory/store/schema/runner.ts';
 import { VectorCache } from '../../functions/memory/store/vectors.ts';
 import { nodeStorage } from '../../test/support/node-sql-storage.ts';
@@ -155,9 +160,11 @@ export async function runScaleLong(flags: string[]): Promise<string> {
   // One migration call of each step that rewrites every row, from the middle of the Context (the
   // file is at the latest version, so the rows already hold what the steps add: this is their
   // reading and analysis, which is most of their cost).
-  // Step 13 (aliases) walks conversation turns, which the scale bench's facts are not.
+  // Step 13 (aliases) walks conversation turns, which the scale bench's facts are not; step 9
+  // fills session turns (`--turns`, below).
   for (const step of SCHEMA_MIGRATIONS) {
-    if (!step.fill || step.version === aliasesStep.version) continue;
+    if (!step.fill || step.version === aliasesStep.version || step.version === turnTime.version)
+      continue;
     // Step 7 fills an index beside `items_fts` (`up` makes it; dropped after its pieces).
     const beside = step.version === conversationTime.version;
     if (beside) storage.transactionSync(() => step.up(storage.sql));
@@ -180,6 +187,8 @@ export async function runScaleLong(flags: string[]): Promise<string> {
       storage.sql.exec(`DROP TABLE ${NEXT_FTS}`);
     }
   }
+  const turns = Number(flag(flags, 'turns') ?? 0);
+  if (turns > 0) rows.push(...turnTimeRows(storage, turns));
   // A copy of the whole Context through export and import, into a fresh file (`--import-into`).
   const into = flag(flags, 'import-into');
   if (into) {
@@ -199,4 +208,48 @@ export async function runScaleLong(flags: string[]): Promise<string> {
     '|---|---|---|---|',
     ...rows,
   ].join('\n');
+}
+
+/**
+ * Step 9 over `count` session turns left without `valid_from`: one migration call from the start
+ * (MIGRATION_ROWS_PER_CALL rows in pieces), and the whole `UPDATE` it was before (rolled back).
+ */
+function turnTimeRows(storage: ReturnType<typeof nodeStorage>, count: number): string[] {
+  const sql = storage.sql;
+  const now = '2024-01-01T00:00:00.000Z';
+  sql.exec(
+    "INSERT OR IGNORE INTO sessions (id, metadata, created_at, updated_at) VALUES ('scale-long', NULL, ?, ?)",
+    now,
+    now,
+  );
+  for (let i = 0; i < count; i += 10_000)
+    storage.transactionSync(() => {
+      for (let j = i; j < Math.min(count, i + 10_000); j++)
+        sql.exec(
+          'INSERT INTO turns (id, session_id, role, content, created_at) VALUES (?, ?, ?, ?, ?)',
+          `turn_scale_long_${j}`,
+          'scale-long',
+          j % 2 === 0 ? 'user' : 'assistant',
+          `Turn ${j}: the launch review moved to Thursday after the budget call.`,
+          new Date(Date.UTC(2024, 0, 1) + j * 1000).toISOString(),
+        );
+    });
+  const pieces: number[] = [];
+  let after: string | null = '';
+  for (let done = 0; done < MIGRATION_ROWS_PER_CALL && after !== null; done += FILL_PIECE) {
+    const from: string = after;
+    const t0 = performance.now();
+    after = storage.transactionSync(() => turnTime.fill?.(sql, from, FILL_PIECE) ?? null);
+    pieces.push(performance.now() - t0);
+  }
+  const total = pieces.reduce((a, b) => a + b, 0);
+  const t0 = performance.now();
+  sql.exec('BEGIN');
+  sql.exec('UPDATE turns SET valid_from = created_at');
+  const whole = performance.now() - t0;
+  sql.exec('ROLLBACK');
+  return [
+    `| schema step 9 over ${count.toLocaleString('en-US')} turns, one migration call (${pieces.length} pieces of ${FILL_PIECE} rows) | ${total.toFixed(0)} | | a piece ${p50max(pieces)} ms |`,
+    `| baseline: step 9 as one \`UPDATE\` of every turn (rolled back) | ${whole.toFixed(0)} | | |`,
+  ];
 }

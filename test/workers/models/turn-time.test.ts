@@ -1,7 +1,12 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { jobRegistry } from '../../../functions/memory/jobs/registry.ts';
-import { applyMigrations } from '../../../functions/memory/store/schema/runner.ts';
+import { migrateFenced } from '../../../functions/memory/store/migrate-fenced.ts';
+import {
+  applyMigrations,
+  FILL_PIECE,
+  readSchemaVersion,
+} from '../../../functions/memory/store/schema/runner.ts';
 import { turnTime } from '../../../functions/memory/store/schema/turn-time.ts';
 import { appendTurn, listTurns } from '../../../functions/memory/store/sessions.ts';
 import { call, createContext, json, listFacts, queuedJob } from './model-api.ts';
@@ -145,6 +150,68 @@ describe('schema step turn-time', () => {
         ok: true,
         value: { turns: [{ content: 'old', valid_from: '2024-03-05T10:00:00.000Z' }] },
       });
+    });
+  });
+
+  it('fills existing turns in pieces, a bounded number a call; turns read their time throughout', async () => {
+    const stub = env.CONTEXT_STORE.getByName('turn-time-pieces');
+    await runInDurableObject(stub, (_instance, state) => {
+      const sql = state.storage.sql;
+      applyMigrations(state.storage, turnTime.version - 1);
+      sql.exec(
+        "INSERT INTO sessions (id, metadata, created_at, updated_at) VALUES ('s', NULL, '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z')",
+      );
+      // 4,500 turns, each stored at its own minute (below the step, when it was stored).
+      const N = 4_500;
+      const at = (i: number) => new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString();
+      state.storage.transactionSync(() => {
+        for (let i = 0; i < N; i++)
+          sql.exec(
+            'INSERT INTO turns (id, session_id, role, content, created_at) VALUES (?, ?, ?, ?, ?)',
+            `turn_${i}`,
+            's',
+            'user',
+            `turn ${i}`,
+            at(i),
+          );
+      });
+      const times = () => {
+        const listed = listTurns(sql, { sessionId: 's', limit: N + 1, offset: 0, lens: [['*']] });
+        if (!listed.ok) throw new Error('list failed');
+        return listed.value.turns.map((t) => t.valid_from);
+      };
+      const unfilled = () =>
+        sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM turns WHERE valid_from IS NULL').one().n;
+      const call = () => migrateFenced(state.storage, 1, turnTime.version, FILL_PIECE);
+      expect(call()).toMatchObject({ ok: true, pending: true });
+      // One piece done: the step is not stamped, the rest still unfilled, and every turn reads
+      // its time; a turn appended now carries its own.
+      expect(readSchemaVersion(sql)).toBe(turnTime.version - 1);
+      expect(unfilled()).toBe(N - FILL_PIECE);
+      const expected = Array.from({ length: N }, (_, i) => at(i));
+      expect(times()).toEqual(expected);
+      const late = appendTurn(
+        sql,
+        {
+          sessionId: 's',
+          role: 'user',
+          content: 'late',
+          validFrom: '2020-01-01T00:00:00.000Z',
+          access: { lens: [['*']], writeGrant: ['*'] },
+        },
+        '2024-06-01T00:00:00.000Z',
+      );
+      expect(late).toMatchObject({ ok: true, value: { valid_from: '2020-01-01T00:00:00.000Z' } });
+      let calls = 1;
+      for (let run = call(); run.ok && calls < 10; run = call()) {
+        calls++;
+        if (!run.pending) break;
+      }
+      // 4,501 turns, 2,000 a call: three calls; then the same as one unbounded run.
+      expect(calls).toBe(3);
+      expect(readSchemaVersion(sql)).toBe(turnTime.version);
+      expect(unfilled()).toBe(0);
+      expect(times()).toEqual([...expected, '2020-01-01T00:00:00.000Z']);
     });
   });
 });
