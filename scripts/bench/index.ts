@@ -48,6 +48,13 @@ const PARTS: Part[] = [
   },
   // The IVF's recall against the exact scan on the same kept Context, by lists probed.
   { name: 'scale-ann', module: './scale-ann.ts', exportName: 'runScaleAnn', onlyWhenNamed: true },
+  // LoCoMo's conversations written beside a million facts: recall at that size (prints only).
+  {
+    name: 'scale-planted',
+    module: './scale-planted.ts',
+    exportName: 'runScalePlanted',
+    onlyWhenNamed: true,
+  },
   // Lighthouse and axe-core on the audited pages (also alone: `npm run audit`).
   { name: 'audit', module: '../audit.ts', exportName: 'runAudit' },
 ];
