@@ -89,6 +89,36 @@ describe('aliases: who is called what in a chat', () => {
     });
   });
 
+  it("finds a reader's votes behind many more of other readers', newest first", async () => {
+    const stub = env.CONTEXT_STORE.getByName('aliases-behind');
+    await runInDurableObject(stub, (_instance, state) => {
+      const sql = state.storage.sql;
+      const cache = new VectorCache();
+      applyMigrations(state.storage);
+      const now = '2024-03-10T12:00:00.000Z';
+      const resolve = (lens: string[][]) =>
+        Object.fromEntries(resolveAliases(sql, 'What does Sam play?', lens, probe(sql, true)));
+      // Team b's chats call Samuel "Sam" in 250 sessions (500 votes); team a's, written after,
+      // call Samantha so twice. Read oldest first, the 400 votes a question reads were all b's.
+      for (let i = 0; i < 250; i += 50)
+        state.storage.transactionSync(() => {
+          for (let j = i; j < i + 50; j++)
+            insertItems(
+              sql,
+              cache,
+              turns(`b${j}`, ['Samuel: Hi!', 'Jo: Hey Sam', 'Jo: Night Sam'], ['team:b']),
+              now,
+            );
+        });
+      insertItems(sql, cache, turns('a', DAY_ONE, ['team:a']), now);
+      insertItems(sql, cache, turns('a2', ['Samantha: Hi!', 'Jo: Hey Sam'], ['team:a']), now);
+      expect(resolve([['team:a']])).toEqual({ sam: 'Samantha' });
+      expect(resolve([['team:b']])).toEqual({ sam: 'Samuel' });
+      // Both lenses: 500 of b's votes against 2 of a's; the newest 400 hold a's two.
+      expect(resolve(EVERYTHING)).toEqual({ sam: 'Samuel' });
+    });
+  });
+
   it('does not rewrite a name called to two people, or a label called by its own name', async () => {
     const stub = env.CONTEXT_STORE.getByName('aliases-ambiguous');
     await runInDurableObject(stub, (_instance, state) => {
