@@ -29,7 +29,7 @@ import type { Turn } from '../../test/fixtures/recall-conversations/generate.ts'
 import { nodeStorage } from '../../test/support/node-sql-storage.ts';
 import { loadSet } from './recall-sets.ts';
 import type { BenchSet } from './recall-report.ts';
-import { factAt } from './scale-facts.ts';
+import { itemAt } from './scale-profile.ts';
 
 const K = 10;
 const BATCH = 100;
@@ -142,19 +142,7 @@ function grow(p: Opened, size: number, filler: 'real-chat' | 'scale'): void {
   while (have < size) {
     let items: NewItem[];
     if (filler === 'scale') {
-      items = Array.from({ length: Math.min(BATCH, size - have) }, (_, i) => {
-        const f = factAt(next + i);
-        return {
-          kind: 'fact' as const,
-          content: f.content,
-          scopes: f.scopes,
-          metadata: f.metadata,
-          sessionId: null,
-          sourceId: null,
-          validFrom: f.valid_from,
-          vector: { modelId: SIF_MODEL_ID, values: embedSif(f.content) },
-        };
-      });
+      items = Array.from({ length: Math.min(BATCH, size - have) }, (_, i) => itemAt(next + i));
       next += items.length;
     } else {
       const seed = FILLER_SEED + next++;

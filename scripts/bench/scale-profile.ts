@@ -29,7 +29,8 @@ function flag(flags: string[], name: string): string | undefined {
   return flags.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 }
 
-function itemAt(n: number): NewItem {
+/** The scale bench's fact `n` as the store writes it, with its local-model vector. */
+export function itemAt(n: number): NewItem {
   const f = factAt(n);
   return {
     kind: 'fact',
