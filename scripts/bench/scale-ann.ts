@@ -38,6 +38,36 @@ export async function runScaleAnn(flags: string[]): Promise<null> {
     fusedAgreement(sql, factors, n, (flag(flags, 'mode') ?? 'hybrid') as SearchMode);
     return null;
   }
+  const ann = annOf(sql, n, limit);
+  console.log(
+    `scale-ann: exact top ${limit} of ${n} questions in ${(ann.exactMs / 1000).toFixed(1)} s`,
+  );
+  console.log(`scale-ann: ${ann.lists.join(', ')} lists`);
+  for (const factor of factors) {
+    const { recall, p50 } = ann.at(factor);
+    console.log(
+      `scale-ann: ${factor} sqrt(lists) probed: recall@${limit} ${recall.toFixed(3)}, ${p50.toFixed(1)} ms p50 a question (limit ${limit})`,
+    );
+  }
+  return null;
+}
+
+/**
+ * The IVF's recall@`limit` against the exact scan for the scale bench's first `n` questions with
+ * their lenses, on a Context's SQLite (local-model vectors): the exact tops from one pass over
+ * every current vector, then `at(factor)` runs `ivfSearch` probing `factor` sqrt(lists) first
+ * (absent: what a `vector` search probes). Null `lists` when the Context has no IVF index (its
+ * vectors are scanned exactly).
+ */
+export function annOf(
+  sql: SqlStorage,
+  n: number,
+  limit: number,
+): {
+  exactMs: number;
+  lists: number[];
+  at(factor?: number): { recall: number; p50: number };
+} {
   const questions = Array.from({ length: n }, (_, i) => {
     const q = questionAt(i);
     const lens = (q.lens ?? ['*']).map((e) => (typeof e === 'string' ? [e] : e));
@@ -59,38 +89,35 @@ export async function runScaleAnn(flags: string[]): Promise<null> {
       if (q.accept(scopes)) exact[i]?.offer(row.seq, dotAt(q.vector, values, 0, values.length));
     });
   }
-  console.log(
-    `scale-ann: exact top ${limit} of ${n} questions in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
-  );
+  const exactMs = performance.now() - t0;
   const gens = loadGenerations(sql, SIF_MODEL_ID);
-  console.log(`scale-ann: ${gens.map((g) => `${g.lists} lists`).join(', ')}`);
-  for (const factor of factors) {
-    let found = 0;
-    const ms: number[] = [];
-    questions.forEach((q, i) => {
-      const t = performance.now();
-      const hits = ivfSearch(
-        sql,
-        SIF_MODEL_ID,
-        gens,
-        q.vector,
-        limit,
-        (scopes) => q.accept(scopes),
-        undefined,
-        factor,
-      );
-      ms.push(performance.now() - t);
-      const best = exact[i]?.hits ?? [];
-      const seqs = new Set(best.map((h) => h.seq));
-      const tenth = best[best.length - 1]?.score ?? Number.NEGATIVE_INFINITY;
-      found += hits.filter((h) => seqs.has(h.seq) || h.score >= tenth).length;
-    });
-    ms.sort((a, b) => a - b);
-    console.log(
-      `scale-ann: ${factor} sqrt(lists) probed: recall@${limit} ${(found / (n * limit)).toFixed(3)}, ${(ms[ms.length >> 1] ?? 0).toFixed(1)} ms p50 a question (limit ${limit})`,
-    );
-  }
-  return null;
+  return {
+    exactMs,
+    lists: gens.map((g) => g.lists),
+    at(factor) {
+      let found = 0;
+      const ms: number[] = [];
+      questions.forEach((q, i) => {
+        const t = performance.now();
+        const hits = ivfSearch(
+          sql,
+          SIF_MODEL_ID,
+          gens,
+          q.vector,
+          limit,
+          (scopes) => q.accept(scopes),
+          undefined,
+          factor,
+        );
+        ms.push(performance.now() - t);
+        const best = exact[i]?.hits ?? [];
+        const seqs = new Set(best.map((h) => h.seq));
+        const tenth = best[best.length - 1]?.score ?? Number.NEGATIVE_INFINITY;
+        found += hits.filter((h) => seqs.has(h.seq) || h.score >= tenth).length;
+      });
+      return { recall: found / (n * limit), p50: Number(median(ms)) };
+    },
+  };
 }
 
 /** p50 of a list of times, in ms. */

@@ -17,9 +17,11 @@
 //   disk: the Context object's SQLite files over its facts (scale-disk.ts), read while stopped;
 //   cold: for each mode, `wrangler dev` is stopped and started again on the same state and the
 //     first query in that mode is timed: one restart per mode, so each is truly cold;
-//   recall: synthetic widths only: the exact top 10 by cosine among the facts each question's
+//   recall: synthetic widths: the exact top 10 by cosine among the facts each question's
 //     lens reads, computed here in one pass that recomputes every fact's vector (scale-recall.ts),
 //     against `vector` mode's top 10 (with a non-local model that mode is the pure vector list);
+//     the local model (whose `vector` mode re-scores by sentence): the IVF's own top 10 against
+//     the exact scan, read from the Context's database while stopped (scale-ann.ts `annOf`);
 //   failures: every answer's status is tallied; non-2xx over the whole run, plus lines of
 //     wrangler's output that say an object was reset.
 // Every loop is bounded by its count, every request by a timeout, a mode's warm questions by ten
@@ -31,11 +33,13 @@ import { startFakeEmbeddings, type FakeEmbeddings } from './fake-embeddings-serv
 import { isolateHeapAfterGc, type IsolateHeap } from './inspector-heap.ts';
 import { parseScaleArgs, type ScaleOptions } from './scale-args.ts';
 import { grow, provision, StatusTally, timedQuery, type Agent } from './scale-client.ts';
-import { contextDatabaseBytes } from './scale-disk.ts';
+import { contextDatabaseBytes, contextDatabaseFile } from './scale-disk.ts';
 import { ScaleServer } from './scale-server.ts';
 import { settleQuiet } from './scale-settle.ts';
 import { questionAt, type ScaleQuestion } from './scale-facts.ts';
 import { vectorRecall } from './scale-recall.ts';
+import { annOf } from './scale-ann.ts';
+import { nodeStorage } from '../../test/support/node-sql-storage.ts';
 import {
   MODES,
   scaleReport,
@@ -122,24 +126,51 @@ async function warmQueries(
   return run;
 }
 
-/** The cold first query per mode, each after its own restart; returns ms and the disk bytes. */
-async function coldQueries(
+/**
+ * The cold first query per mode, each after its own restart; returns ms, the disk bytes and, with
+ * `stopped`, what it reads of the database while no workerd has it open.
+ */
+async function coldQueries<T>(
   bench: ScaleServer,
   agent: Agent,
   questions: number,
   tally: StatusTally,
-): Promise<{ cold: Record<Mode, number>; diskBytes: number }> {
+  stopped: () => T,
+): Promise<{ cold: Record<Mode, number>; diskBytes: number; read: T }> {
   const cold: Record<Mode, number> = { bm25: 0, vector: 0, hybrid: 0, hybrid_graph: 0 };
   let diskBytes = 0;
+  let read: T | undefined;
   for (const [i, mode] of MODES.entries()) {
     await bench.stop();
     // Read while no workerd holds the database open: its -wal is as the last run left it.
-    if (i === 0) diskBytes = contextDatabaseBytes(bench.state);
+    if (i === 0) {
+      diskBytes = contextDatabaseBytes(bench.state);
+      read = stopped();
+    }
     const server = await bench.start();
     const question = questionAt(questions + MODES.length + i);
     cold[mode] = (await timedQuery(server, agent, question, mode, tally)).ms;
   }
-  return { cold, diskBytes };
+  if (read === undefined) throw new Error('scale: no cold query ran');
+  return { cold, diskBytes, read };
+}
+
+/**
+ * The local model's ANN recall@10 against the exact scan, read from the Context's database in
+ * this process (scale-ann.ts `annOf`: `ivfSearch` as a `vector` search probes, against one pass
+ * over every vector): its `vector` mode re-scores by sentence, so the API's answers cannot say.
+ * Null when the Context has no IVF index (an exact scan).
+ */
+function localAnnRecall(state: string, questions: number): number | null {
+  const file = contextDatabaseFile(state);
+  if (file === null) return null;
+  const db = nodeStorage(file, { readOnly: true });
+  try {
+    const ann = annOf(db.sql, questions, 10);
+    return ann.lists.length === 0 ? null : ann.at().recall;
+  } finally {
+    db.close();
+  }
 }
 
 function progressPrinter(label: string, to: number): (written: number) => void {
@@ -178,9 +209,15 @@ async function runWidth(width: number | null, options: ScaleOptions): Promise<Wi
       const seconds = await grow(server, agent, have, size, options.concurrency, tally, progress);
       const warm = await warmQueries(server, agent, questions, tally, bench.state);
       const heap = await heapOf(server);
-      const { cold, diskBytes } = await coldQueries(bench, agent, options.questions, tally);
+      const { cold, diskBytes, read } = await coldQueries(
+        bench,
+        agent,
+        options.questions,
+        tally,
+        () => (width === null ? localAnnRecall(bench.state, options.questions) : null),
+      );
       server = bench.server ?? (await bench.start());
-      const recall = width === null ? null : vectorRecall(width, size, questions, warm.vectorHits);
+      const recall = width === null ? read : vectorRecall(width, size, questions, warm.vectorHits);
       const result: SizeResult = {
         width,
         facts: size,

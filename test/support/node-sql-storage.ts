@@ -69,13 +69,18 @@ class NodeCursor<T extends Row> implements Iterable<T> {
 
 /**
  * A database shaped like `DurableObjectState['storage']` where it matters: throw-away and in
- * memory, or in `path` (the scale profiler keeps a grown Context there to ask it again).
+ * memory, or in `path` (the scale profiler keeps a grown Context there to ask it again; the scale
+ * bench reads its Context's own file, `readOnly`, while no workerd has it open).
  */
-export function nodeStorage(path = ':memory:'): {
+export function nodeStorage(
+  path = ':memory:',
+  options: { readOnly?: boolean } = {},
+): {
   sql: SqlStorage;
   transactionSync<T>(fn: () => T): T;
+  close(): void;
 } {
-  const db = new DatabaseSync(path);
+  const db = new DatabaseSync(path, { readOnly: options.readOnly ?? false });
   const statements = new Map<string, StatementSync>();
   const prepared = (query: string): StatementSync => {
     let statement = statements.get(query);
@@ -103,6 +108,9 @@ export function nodeStorage(path = ':memory:'): {
   let depth = 0;
   return {
     sql,
+    close() {
+      db.close();
+    },
     transactionSync<T>(fn: () => T): T {
       const name = `sp${depth++}`;
       db.exec(`SAVEPOINT ${name}`);
